@@ -1,0 +1,30 @@
+package dev.caldera.api;
+
+import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.NodeMetrics;
+import dev.caldera.api.model.PodDisruptionBudget;
+import dev.caldera.api.model.PriorityClass;
+import dev.caldera.api.model.ResourceQuota;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The rest of a session's snapshot: what some plugins read besides nodes, jobs and queues.
+ *
+ * @param nodeMetrics node name → real usage
+ */
+public record ClusterInfo(
+    List<PriorityClass> priorityClasses,
+    List<PodDisruptionBudget> podDisruptionBudgets,
+    List<ResourceQuota> resourceQuotas,
+    List<Namespace> namespaces,
+    Map<String, NodeMetrics> nodeMetrics) {
+  public ClusterInfo {
+    priorityClasses = priorityClasses == null ? List.of() : List.copyOf(priorityClasses);
+    podDisruptionBudgets =
+        podDisruptionBudgets == null ? List.of() : List.copyOf(podDisruptionBudgets);
+    resourceQuotas = resourceQuotas == null ? List.of() : List.copyOf(resourceQuotas);
+    namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
+    nodeMetrics = nodeMetrics == null ? Map.of() : Map.copyOf(nodeMetrics);
+  }
+}

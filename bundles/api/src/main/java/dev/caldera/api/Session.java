@@ -1,0 +1,80 @@
+package dev.caldera.api;
+
+import dev.caldera.api.extension.CycleState;
+import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.resource.Resource;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a plugin sees of one scheduling session: a consistent snapshot whose task statuses and node
+ * accounting change as actions decide. All lists are in a deterministic order.
+ */
+public interface Session {
+
+  /** A unique id for this session. */
+  String uid();
+
+  /** The clock the scheduler sees. */
+  Instant now();
+
+  /** Every job whose queue exists, ordered by UID ({@code namespace/name}). */
+  List<JobInfo> jobs();
+
+  /** A job by UID, or null. */
+  JobInfo job(String uid);
+
+  /** Every ready node, in the order nodes were first seen. */
+  List<NodeInfo> nodes();
+
+  /** A node by name, or null. */
+  NodeInfo node(String name);
+
+  /** Every queue, ordered by name. */
+  List<QueueInfo> queues();
+
+  /** A queue by name, or null. */
+  QueueInfo queue(String name);
+
+  /** Σ allocatable over the nodes. Do not modify. */
+  Resource totalResource();
+
+  /** Priority classes, PDBs, quotas, namespaces and node metrics. */
+  ClusterInfo cluster();
+
+  /** The scratch state of a task for this session (created on first use). */
+  CycleState cycleState(TaskInfo task);
+
+  /**
+   * Orders victims for eviction, first to evict first ({@code BuildVictimsPriorityQueue}): within a
+   * job the reverse of task order, then by job order in one queue, else by victim-queue order.
+   */
+  List<TaskInfo> victimOrder(List<TaskInfo> victims, TaskInfo evictor);
+
+  /**
+   * Records an event on an object.
+   *
+   * @param kind {@code Pod}, {@code PodGroup} or {@code Queue}
+   * @param key {@code namespace/name}, or the name for a queue
+   * @param type {@code Normal} or {@code Warning}
+   */
+  void recordEvent(String kind, String key, String type, String reason, String message);
+
+  /** Sets a condition on a job's pod group, replacing one of the same type. */
+  void setPodGroupCondition(JobInfo job, PodCondition condition);
+
+  /**
+   * Why the job's tasks did not fit ({@code job.FitError()}), as used in gang's unschedulable
+   * condition.
+   */
+  String jobFitError(JobInfo job);
+
+  /** The task's status before its last discarded operation, else its current status. */
+  default dev.caldera.api.info.TaskStatus lastTransactionStatus(TaskInfo task) {
+    return task.status();
+  }
+}

@@ -1,0 +1,133 @@
+package dev.caldera.api.action;
+
+import dev.caldera.api.Session;
+import dev.caldera.api.extension.CycleState;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.extension.ValidationResult;
+import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.PodGroupPhase;
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskInfo;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The session as actions use it: every extension point already combined across plugins and tiers,
+ * plus the operations that change the session.
+ */
+public interface ActionSession extends Session {
+
+  /** Whether the conf lists the action {@code name}. */
+  boolean actionConfigured(String name);
+
+  /** The action's {@code configurations} arguments (empty if none). */
+  Map<String, Object> actionArguments(String action);
+
+  // ------------------------------------------------------------ ordering
+
+  /** Combined job order, falling back to creation time then UID. */
+  int compareJobs(JobInfo l, JobInfo r);
+
+  /** Combined job order of the plugins only (0 when none decides). */
+  int compareJobsByPlugins(JobInfo l, JobInfo r);
+
+  /** Combined queue order, falling back to creation time then name. */
+  int compareQueues(QueueInfo l, QueueInfo r);
+
+  /** Combined task order, falling back to pod index, creation time, then UID. */
+  int compareTasks(TaskInfo l, TaskInfo r);
+
+  // ------------------------------------------------------------ decisions
+
+  /** OR of the overused functions. */
+  boolean overused(QueueInfo queue);
+
+  /** AND of the allocatable functions. */
+  boolean allocatable(QueueInfo queue, TaskInfo task);
+
+  /** AND of the preemptive functions. */
+  boolean preemptive(QueueInfo queue, List<TaskInfo> tasks);
+
+  /** The first failing pre-predicate, or OK. */
+  Status prePredicate(TaskInfo task);
+
+  /** The first failing predicate, or OK (no resource check). */
+  Status predicate(TaskInfo task, NodeInfo node);
+
+  /** Scores the nodes: Σ node-order scores plus Σ batch scores, one per node in order. */
+  double[] scoreNodes(TaskInfo task, List<NodeInfo> nodes);
+
+  /** Combined preemptable victims (tier rules); empty when none. */
+  List<TaskInfo> preemptable(TaskInfo preemptor, List<TaskInfo> candidates);
+
+  /** Combined reclaimable victims (tier rules); empty when none. */
+  List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates);
+
+  /** Vote result of the enqueueable functions. */
+  boolean jobEnqueueable(JobInfo job);
+
+  /** Notifies the enqueued functions. */
+  void jobEnqueued(JobInfo job);
+
+  /** AND of the ready functions. */
+  boolean jobReady(JobInfo job);
+
+  /** Vote result of the pipelined functions. */
+  boolean jobPipelined(JobInfo job);
+
+  /** The first failing validation, or null. */
+  ValidationResult jobValid(JobInfo job);
+
+  /** The starving functions of the first tier that has any. */
+  boolean jobStarving(JobInfo job);
+
+  /** Union of victim-task functions of the first tier that gives any. */
+  List<TaskInfo> victimTasks(List<TaskInfo> tasks);
+
+  /** AND of the simulate-allocatable functions. */
+  boolean simulateAllocatable(CycleState state, QueueInfo queue, TaskInfo task);
+
+  /** The first failing simulate-predicate, or OK. */
+  Status simulatePredicate(CycleState state, TaskInfo task, NodeInfo node);
+
+  /** Calls every simulate-add function; the first failure is returned. */
+  Status simulateAddTask(
+      CycleState state, TaskInfo taskToSchedule, TaskInfo taskToAdd, NodeInfo node);
+
+  /** Calls every simulate-remove function; the first failure is returned. */
+  Status simulateRemoveTask(
+      CycleState state, TaskInfo taskToSchedule, TaskInfo taskToRemove, NodeInfo node);
+
+  // ------------------------------------------------------------ operations
+
+  /** A new, empty statement. */
+  Statement newStatement();
+
+  /**
+   * Allocates directly ({@code ssn.Allocate}, used by backfill): the task becomes Allocated and, if
+   * its job is then ready, every Allocated task of the job is bound.
+   */
+  Status allocate(TaskInfo task, NodeInfo node);
+
+  /** Evicts at once ({@code ssn.Evict}, used by shuffle). */
+  void evict(TaskInfo task, String reason);
+
+  /** Sets a job's phase in this session (enqueue admits: Pending → Inqueue). */
+  void setJobPhase(JobInfo job, PodGroupPhase phase);
+
+  /** Records why a task does not fit a node (kept for events and fit-error messages). */
+  void recordFitError(TaskInfo task, String nodeName, Status status);
+
+  /** Records one error for the task on every node (e.g. a failed pre-predicate). */
+  void recordTaskError(TaskInfo task, Status status);
+
+  /** Whether fit errors were recorded for the task this session. */
+  boolean hasFitErrors(TaskInfo task);
+
+  /** Which nodes already failed the task with an unresolvable status. */
+  boolean unresolvableOn(TaskInfo task, String nodeName);
+
+  /** Records which task an eviction made room for (for the report). */
+  void recordEvictionFor(TaskInfo victim, TaskInfo evictor);
+}

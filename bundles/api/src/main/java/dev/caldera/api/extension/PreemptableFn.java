@@ -1,0 +1,10 @@
+package dev.caldera.api.extension;
+
+import dev.caldera.api.info.TaskInfo;
+import java.util.List;
+
+/** Which of the candidates (same queue) the preemptor may evict; see {@link Victims}. */
+@FunctionalInterface
+public interface PreemptableFn {
+  Victims select(TaskInfo preemptor, List<TaskInfo> candidates);
+}

@@ -1,0 +1,11 @@
+package dev.caldera.api.extension;
+
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskInfo;
+import java.util.List;
+
+/** Whether the queue may reclaim for these tasks. All plugins must agree. */
+@FunctionalInterface
+public interface PreemptiveFn {
+  boolean test(QueueInfo queue, List<TaskInfo> tasks);
+}

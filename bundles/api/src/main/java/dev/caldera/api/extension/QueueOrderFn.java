@@ -1,0 +1,9 @@
+package dev.caldera.api.extension;
+
+import dev.caldera.api.info.QueueInfo;
+
+/** Orders queues: negative puts {@code l} first, 0 lets the next plugin decide. */
+@FunctionalInterface
+public interface QueueOrderFn {
+  int compare(QueueInfo l, QueueInfo r);
+}

@@ -1,0 +1,12 @@
+package dev.caldera.api.extension;
+
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.TaskInfo;
+
+/**
+ * Removes {@code taskToRemove} on {@code node} from the simulated state of {@code taskToSchedule}.
+ */
+@FunctionalInterface
+public interface SimulateRemoveTaskFn {
+  Status remove(CycleState state, TaskInfo taskToSchedule, TaskInfo taskToRemove, NodeInfo node);
+}

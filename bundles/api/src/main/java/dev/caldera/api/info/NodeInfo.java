@@ -1,0 +1,45 @@
+package dev.caldera.api.info;
+
+import dev.caldera.api.model.Node;
+import dev.caldera.api.resource.Resource;
+import java.util.List;
+
+/**
+ * A read-only view of a node's accounting in a session ({@code api/node_info.go}). The resources
+ * returned must not be modified.
+ */
+public interface NodeInfo {
+
+  /** The node name. */
+  String name();
+
+  /** The node as read from the cluster. */
+  Node node();
+
+  /** Allocatable (with {@code maxTaskNum} from {@code pods}). */
+  Resource allocatable();
+
+  /** Capacity. */
+  Resource capacity();
+
+  /** Idle: allocatable less every occupying task. May be negative. */
+  Resource idle();
+
+  /** Used: Σ request of occupying tasks. */
+  Resource used();
+
+  /** Σ request of Releasing tasks. */
+  Resource releasing();
+
+  /** Σ request of Pipelined tasks. */
+  Resource pipelined();
+
+  /** {@code FutureIdle = Idle + Releasing − Pipelined}, as a new resource. */
+  Resource futureIdle();
+
+  /** Tasks on this node (occupying, releasing or pipelined), in the order they were added. */
+  List<TaskInfo> tasks();
+
+  /** How many tasks are on this node. */
+  int taskCount();
+}

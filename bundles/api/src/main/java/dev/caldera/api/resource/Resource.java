@@ -1,0 +1,820 @@
+package dev.caldera.api.resource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A resource vector with Volcano's semantics ({@code pkg/scheduler/api/resource_info.go}).
+ *
+ * <p>Values are doubles indexed by {@link ResourceNames}: cpu in milli-cores, memory in bytes,
+ * {@code pods} in whole pods and every other scalar in milli-units. cpu and memory are always
+ * present; a scalar may be <em>absent</em>, which is not the same as zero: the comparison family
+ * takes a {@link Dimension} that says whether an absent scalar counts as zero or as infinity.
+ *
+ * <p>Instances are mutable, like Volcano's: {@link #add}, {@link #sub} and friends change the
+ * receiver and return it. Use {@link #copy()} before changing a value you do not own. Not
+ * thread-safe.
+ */
+public final class Resource {
+
+  /** Volcano's {@code minResource}: two values closer than this are equal. */
+  public static final double EPSILON = 0.1;
+
+  /** How a scalar that is absent on one side is treated. */
+  public enum Dimension {
+    ZERO,
+    INFINITY
+  }
+
+  private static final double ABSENT = Double.NaN;
+
+  private double[] values;
+  private int maxTaskNum;
+
+  private Resource(double[] values) {
+    this.values = values;
+  }
+
+  /** cpu 0, memory 0, no scalars. */
+  public static Resource empty() {
+    return new Resource(new double[2]);
+  }
+
+  /** A resource with cpu (milli) and memory (bytes) only. */
+  public static Resource of(double milliCpu, double memoryBytes) {
+    return new Resource(new double[] {milliCpu, memoryBytes});
+  }
+
+  /**
+   * Builds a resource from a Kubernetes resource list as Volcano's {@code NewResource} does: cpu in
+   * milli, memory in bytes, {@code pods} in whole units (also setting {@link #maxTaskNum()}),
+   * ephemeral storage and scalar resource names in milli; {@code count/*} and every other name are
+   * ignored.
+   */
+  public static Resource fromList(Map<String, Quantity> list) {
+    Resource r = empty();
+    if (list == null) {
+      return r;
+    }
+    for (Map.Entry<String, Quantity> e : list.entrySet()) {
+      String name = e.getKey();
+      Quantity q = e.getValue();
+      switch (name) {
+        case ResourceNames.CPU -> r.values[0] += q.milliValue();
+        case ResourceNames.MEMORY -> r.values[1] += q.value();
+        case ResourceNames.PODS -> {
+          r.maxTaskNum += (int) q.value();
+          r.addScalar(ResourceNames.PODS_INDEX, q.value());
+        }
+        case ResourceNames.EPHEMERAL_STORAGE ->
+            r.addScalar(ResourceNames.indexOf(name), q.milliValue());
+        default -> {
+          if (!name.startsWith("count/") && ResourceNames.isScalarResourceName(name)) {
+            r.addScalar(ResourceNames.indexOf(name), q.milliValue());
+          }
+        }
+      }
+    }
+    return r;
+  }
+
+  /** A deep copy. */
+  public Resource copy() {
+    Resource r = new Resource(values.clone());
+    r.maxTaskNum = maxTaskNum;
+    return r;
+  }
+
+  // ---------------------------------------------------------------- access
+
+  /** The milli-cpu value. */
+  public double milliCpu() {
+    return values[0];
+  }
+
+  /** The memory in bytes. */
+  public double memory() {
+    return values[1];
+  }
+
+  /** The pod-count limit read from a node's allocatable {@code pods}; 0 elsewhere. */
+  public int maxTaskNum() {
+    return maxTaskNum;
+  }
+
+  /** Sets the pod-count limit. */
+  public Resource setMaxTaskNum(int maxTaskNum) {
+    this.maxTaskNum = maxTaskNum;
+    return this;
+  }
+
+  /** The value at a dimension index; 0 when absent. */
+  public double get(int index) {
+    if (index >= values.length) {
+      return 0;
+    }
+    double v = values[index];
+    return v != v ? 0 : v;
+  }
+
+  /** The value of a named dimension in internal units; 0 when absent. */
+  public double get(String name) {
+    int index = ResourceNames.existingIndexOf(name);
+    return index < 0 ? 0 : get(index);
+  }
+
+  /** Whether a dimension is present (cpu and memory always are). */
+  public boolean has(int index) {
+    return index < 2 || (index < values.length && !Double.isNaN(values[index]));
+  }
+
+  /** Whether a named dimension is present. */
+  public boolean has(String name) {
+    int index = ResourceNames.existingIndexOf(name);
+    return index >= 0 && has(index);
+  }
+
+  /** Sets a dimension, making a scalar present. */
+  public Resource set(int index, double value) {
+    ensure(index);
+    values[index] = value;
+    return this;
+  }
+
+  /** Sets a named dimension in internal units. */
+  public Resource set(String name, double value) {
+    return set(ResourceNames.indexOf(name), value);
+  }
+
+  /** Removes a scalar dimension (cpu and memory become 0 instead). */
+  public Resource remove(int index) {
+    if (index < 2) {
+      values[index] = 0;
+    } else if (index < values.length) {
+      values[index] = ABSENT;
+    }
+    return this;
+  }
+
+  /** The highest dimension index plus one that this vector may hold. */
+  public int width() {
+    return values.length;
+  }
+
+  /** Present scalar dimensions (index ≥ 2), in index order. */
+  public int[] scalarIndices() {
+    int n = 0;
+    for (int i = 2; i < values.length; i++) {
+      if (!Double.isNaN(values[i])) {
+        n++;
+      }
+    }
+    int[] out = new int[n];
+    n = 0;
+    for (int i = 2; i < values.length; i++) {
+      if (!Double.isNaN(values[i])) {
+        out[n++] = i;
+      }
+    }
+    return out;
+  }
+
+  /** Whether any scalar is present. */
+  public boolean hasScalars() {
+    for (int i = 2; i < values.length; i++) {
+      if (!Double.isNaN(values[i])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void addScalar(int index, double v) {
+    ensure(index);
+    values[index] = Double.isNaN(values[index]) ? v : values[index] + v;
+  }
+
+  private void ensure(int index) {
+    if (index >= values.length) {
+      int old = values.length;
+      values = Arrays.copyOf(values, Math.max(index + 1, ResourceNames.count()));
+      Arrays.fill(values, old, values.length, ABSENT);
+    }
+  }
+
+  private double raw(int index) {
+    return index < values.length ? values[index] : ABSENT;
+  }
+
+  // ---------------------------------------------------------------- arithmetic
+
+  /** Adds cpu, memory and every scalar of {@code rr}; {@link #maxTaskNum()} is untouched. */
+  public Resource add(Resource rr) {
+    values[0] += rr.values[0];
+    values[1] += rr.values[1];
+    for (int i = 2; i < rr.values.length; i++) {
+      double v = rr.values[i];
+      if (!Double.isNaN(v)) {
+        addScalar(i, v);
+      }
+    }
+    return this;
+  }
+
+  /**
+   * Subtracts {@code rr}. Volcano asserts {@code rr <= this} first and panics otherwise; here the
+   * result may go negative, as with Volcano's {@code PANIC_ON_ERROR=false}.
+   */
+  public Resource sub(Resource rr) {
+    values[0] -= rr.values[0];
+    values[1] -= rr.values[1];
+    for (int i = 2; i < rr.values.length; i++) {
+      double v = rr.values[i];
+      if (!Double.isNaN(v)) {
+        addScalar(i, -v);
+      }
+    }
+    return this;
+  }
+
+  /** Multiplies cpu, memory and every present scalar by {@code f}. */
+  public Resource multiply(double f) {
+    for (int i = 0; i < values.length; i++) {
+      values[i] *= f;
+    }
+    return this;
+  }
+
+  /** Per-dimension max ({@code SetMaxResource}); scalars only in {@code rr} are copied. */
+  public Resource setMax(Resource rr) {
+    values[0] = Math.max(values[0], rr.values[0]);
+    values[1] = Math.max(values[1], rr.values[1]);
+    for (int i = 2; i < rr.values.length; i++) {
+      double v = rr.values[i];
+      if (Double.isNaN(v)) {
+        continue;
+      }
+      double mine = raw(i);
+      set(i, Double.isNaN(mine) ? v : Math.max(mine, v));
+    }
+    return this;
+  }
+
+  /**
+   * {@code MinDimensionResource}: cpu and memory become the min; each scalar present here becomes
+   * the min with {@code rr}'s, or, when {@code rr} lacks it, stays ({@code INFINITY}) or becomes 0
+   * ({@code ZERO}). Scalars only in {@code rr} are not added.
+   */
+  public Resource minDimension(Resource rr, Dimension d) {
+    values[0] = Math.min(values[0], rr.values[0]);
+    values[1] = Math.min(values[1], rr.values[1]);
+    for (int i = 2; i < values.length; i++) {
+      if (Double.isNaN(values[i])) {
+        continue;
+      }
+      double other = rr.raw(i);
+      if (Double.isNaN(other)) {
+        if (d == Dimension.ZERO) {
+          values[i] = 0;
+        }
+      } else {
+        values[i] = Math.min(values[i], other);
+      }
+    }
+    return this;
+  }
+
+  /**
+   * {@code ExceededPart}: per dimension {@code max(0, l − r)} over the union of scalar names
+   * (absent counts as 0). Returns a new resource.
+   */
+  public static Resource exceededPart(Resource l, Resource r) {
+    if (l == null) {
+      return empty();
+    }
+    if (r == null) {
+      return l.copy();
+    }
+    Resource out = empty();
+    out.values[0] = Math.max(0, l.values[0] - r.values[0]);
+    out.values[1] = Math.max(0, l.values[1] - r.values[1]);
+    int width = Math.max(l.values.length, r.values.length);
+    for (int i = 2; i < width; i++) {
+      double a = l.raw(i);
+      double b = r.raw(i);
+      if (Double.isNaN(a) && Double.isNaN(b)) {
+        continue;
+      }
+      double av = Double.isNaN(a) ? 0 : a;
+      double bv = Double.isNaN(b) ? 0 : b;
+      out.set(i, av > bv ? av - bv : 0);
+    }
+    return out;
+  }
+
+  /**
+   * {@code Diff(rr, d)}: returns {@code [increased, decreased]}; per dimension, if this is larger
+   * the difference goes to increased, otherwise to decreased. Absent scalars are 0 ({@code ZERO})
+   * or −1 ({@code INFINITY}, Volcano's sentinel).
+   */
+  public Resource[] diff(Resource rr, Dimension d) {
+    Resource inc = empty();
+    Resource dec = empty();
+    diffInto(0, values[0], rr.values[0], inc, dec);
+    diffInto(1, values[1], rr.values[1], inc, dec);
+    double missing = d == Dimension.ZERO ? 0 : -1;
+    int width = Math.max(values.length, rr.values.length);
+    for (int i = 2; i < width; i++) {
+      double a = raw(i);
+      double b = rr.raw(i);
+      if (Double.isNaN(a) && Double.isNaN(b)) {
+        continue;
+      }
+      diffInto(i, Double.isNaN(a) ? missing : a, Double.isNaN(b) ? missing : b, inc, dec);
+    }
+    return new Resource[] {inc, dec};
+  }
+
+  private static void diffInto(int i, double l, double r, Resource inc, Resource dec) {
+    if (i < 2) {
+      if (l > r) {
+        inc.values[i] += l - r;
+      } else {
+        dec.values[i] += r - l;
+      }
+    } else if (l > r) {
+      inc.addScalar(i, l - r);
+    } else {
+      dec.addScalar(i, r - l);
+    }
+  }
+
+  // ---------------------------------------------------------------- predicates
+
+  private static boolean leq(double l, double r) {
+    return l < r || Math.abs(l - r) < EPSILON;
+  }
+
+  /** {@code IsEmpty}: every dimension except {@code pods} is below ε. */
+  public boolean isEmpty() {
+    if (values[0] >= EPSILON || values[1] >= EPSILON) {
+      return false;
+    }
+    for (int i = 3; i < values.length; i++) {
+      if (!Double.isNaN(values[i]) && values[i] >= EPSILON) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code IsZero(name)}: the value is below ε (absent counts as zero). */
+  public boolean isZero(String name) {
+    return get(name) < EPSILON;
+  }
+
+  /** {@code ResourceNames()}: indices of every dimension ≥ ε, {@code pods} included. */
+  public int[] resourceIndices() {
+    int[] out = new int[values.length];
+    int n = 0;
+    for (int i = 0; i < values.length; i++) {
+      double v = values[i];
+      if (!Double.isNaN(v) && v >= EPSILON) {
+        out[n++] = i;
+      }
+    }
+    return Arrays.copyOf(out, n);
+  }
+
+  /** {@code ResourceNames()} as names. */
+  public List<String> resourceNames() {
+    List<String> names = new ArrayList<>();
+    for (int i : resourceIndices()) {
+      names.add(ResourceNames.nameOf(i));
+    }
+    return names;
+  }
+
+  // ---------------------------------------------------------------- comparisons (§1.5)
+
+  /** {@code Less}: strictly less on cpu and memory and on every scalar, with the {@code d} rule. */
+  public boolean less(Resource rr, Dimension d) {
+    return compareAll(rr, d, false, true);
+  }
+
+  /**
+   * {@code LessEqual}: {@code l < r || |l − r| < ε} on cpu, memory and every scalar of this
+   * resource; {@code pods} is not ignored. Under {@code ZERO} a scalar absent from {@code rr}
+   * counts as 0; under {@code INFINITY} it is skipped, and a scalar present in {@code rr} but
+   * absent here makes the result false.
+   */
+  public boolean lessEqual(Resource rr, Dimension d) {
+    return compareAll(rr, d, true, true);
+  }
+
+  private boolean compareAll(Resource rr, Dimension d, boolean orEqual, boolean infinityRule) {
+    if (!cmp(values[0], rr.values[0], orEqual) || !cmp(values[1], rr.values[1], orEqual)) {
+      return false;
+    }
+    if (infinityRule && d == Dimension.INFINITY) {
+      for (int i = 2; i < rr.values.length; i++) {
+        if (!Double.isNaN(rr.values[i]) && Double.isNaN(raw(i))) {
+          return false;
+        }
+      }
+    }
+    for (int i = 2; i < values.length; i++) {
+      double l = values[i];
+      if (Double.isNaN(l)) {
+        continue;
+      }
+      double r = rr.raw(i);
+      if (Double.isNaN(r)) {
+        if (d == Dimension.INFINITY) {
+          continue;
+        }
+        r = 0;
+      }
+      if (!cmp(l, r, orEqual)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean cmp(double l, double r, boolean orEqual) {
+    return orEqual ? leq(l, r) : l < r;
+  }
+
+  /**
+   * {@code LessEqualWithResourcesName}: like {@link #lessEqual} without the infinity rule for extra
+   * scalars in {@code rr}. Returns the insufficient names, cpu then memory then scalars in name
+   * order; empty means it fits.
+   */
+  public List<String> lessEqualWithResourcesName(Resource rr, Dimension d) {
+    List<String> insufficient = new ArrayList<>(0);
+    if (!leq(values[0], rr.values[0])) {
+      insufficient.add(ResourceNames.CPU);
+    }
+    if (!leq(values[1], rr.values[1])) {
+      insufficient.add(ResourceNames.MEMORY);
+    }
+    List<String> scalars = null;
+    for (int i = 2; i < values.length; i++) {
+      double l = values[i];
+      if (Double.isNaN(l)) {
+        continue;
+      }
+      double r = rr.raw(i);
+      if (Double.isNaN(r)) {
+        if (d == Dimension.INFINITY) {
+          continue;
+        }
+        r = 0;
+      }
+      if (!leq(l, r)) {
+        if (scalars == null) {
+          scalars = new ArrayList<>(2);
+        }
+        scalars.add(ResourceNames.nameOf(i));
+      }
+    }
+    if (scalars != null) {
+      scalars.sort(null);
+      insufficient.addAll(scalars);
+    }
+    return insufficient;
+  }
+
+  /**
+   * Allocation-free form of {@code lessEqualWithResourcesName(rr, ZERO).isEmpty()}, which equals
+   * {@code lessEqual(rr, ZERO)}: the hot-path fit test.
+   */
+  public boolean fits(Resource rr) {
+    return compareAll(rr, Dimension.ZERO, true, false);
+  }
+
+  /**
+   * {@code LessEqualWithDimensionAndResourcesName(rr, req)}: compares only dimensions where {@code
+   * req > 0}, {@code pods} skipped, strictly ({@code this > rr} is insufficient, no ε). Returns the
+   * insufficient names; empty means within. {@code req == null} falls back to {@link
+   * #lessEqualWithResourcesName} under {@code ZERO}.
+   */
+  public List<String> lessEqualWithDimensionAndResourcesName(Resource rr, Resource req) {
+    if (rr == null) {
+      return resourceNames();
+    }
+    if (req == null) {
+      return lessEqualWithResourcesName(rr, Dimension.ZERO);
+    }
+    List<String> insufficient = new ArrayList<>(0);
+    if (req.values[0] > 0 && values[0] > rr.values[0]) {
+      insufficient.add(ResourceNames.CPU);
+    }
+    if (req.values[1] > 0 && values[1] > rr.values[1]) {
+      insufficient.add(ResourceNames.MEMORY);
+    }
+    if (!hasScalars()) {
+      return insufficient;
+    }
+    List<String> scalars = null;
+    for (int i = 3; i < req.values.length; i++) {
+      double q = req.values[i];
+      if (Double.isNaN(q) || q <= 0) {
+        continue;
+      }
+      if (get(i) > rr.get(i)) {
+        if (scalars == null) {
+          scalars = new ArrayList<>(2);
+        }
+        scalars.add(ResourceNames.nameOf(i));
+      }
+    }
+    if (scalars != null) {
+      scalars.sort(null);
+      insufficient.addAll(scalars);
+    }
+    return insufficient;
+  }
+
+  /** {@code LessPartly}: strictly less on some dimension, with the {@code d} rules. */
+  public boolean lessPartly(Resource rr, Dimension d) {
+    return partly(rr, d, false);
+  }
+
+  /** {@code LessEqualPartly}: less-or-equal (ε) on some dimension, with the {@code d} rules. */
+  public boolean lessEqualPartly(Resource rr, Dimension d) {
+    return partly(rr, d, true);
+  }
+
+  private boolean partly(Resource rr, Dimension d, boolean orEqual) {
+    if (cmp(values[0], rr.values[0], orEqual) || cmp(values[1], rr.values[1], orEqual)) {
+      return true;
+    }
+    if (d == Dimension.ZERO) {
+      for (int i = 2; i < rr.values.length; i++) {
+        if (!Double.isNaN(rr.values[i]) && Double.isNaN(raw(i))) {
+          return true;
+        }
+      }
+    }
+    for (int i = 2; i < values.length; i++) {
+      double l = values[i];
+      if (Double.isNaN(l)) {
+        continue;
+      }
+      double r = rr.raw(i);
+      if (Double.isNaN(r)) {
+        if (d == Dimension.INFINITY) {
+          return true;
+        }
+        r = 0;
+      }
+      if (cmp(l, r, orEqual)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code LessEqualPartlyWithDimension(rr, req)}: the names of dimensions with {@code req > 0}
+   * ({@code pods} skipped) where this ≤ rr (ε). Non-empty means "partly less-equal".
+   */
+  public List<String> lessEqualPartlyWithDimension(Resource rr, Resource req) {
+    List<String> names = new ArrayList<>(0);
+    if (req == null) {
+      return names;
+    }
+    if (req.values[0] > 0 && leq(values[0], rr.values[0])) {
+      names.add(ResourceNames.CPU);
+    }
+    if (req.values[1] > 0 && leq(values[1], rr.values[1])) {
+      names.add(ResourceNames.MEMORY);
+    }
+    for (int i = 3; i < req.values.length; i++) {
+      double q = req.values[i];
+      if (!Double.isNaN(q) && q > 0 && leq(get(i), rr.get(i))) {
+        names.add(ResourceNames.nameOf(i));
+      }
+    }
+    return names;
+  }
+
+  /**
+   * {@code LessEqualPartlyWithDimensionZeroFiltered}: drops the dimensions where both sides are
+   * below ε, then applies {@link #lessEqualPartlyWithDimension}.
+   */
+  public List<String> lessEqualPartlyWithDimensionZeroFiltered(Resource rr, Resource req) {
+    if (req == null) {
+      return new ArrayList<>(0);
+    }
+    Resource filtered = req.copy();
+    for (int i = 0; i < filtered.values.length; i++) {
+      if (Double.isNaN(filtered.values[i])) {
+        continue;
+      }
+      if (get(i) < EPSILON && rr.get(i) < EPSILON) {
+        filtered.values[i] = i < 2 ? 0 : ABSENT;
+      }
+    }
+    return lessEqualPartlyWithDimension(rr, filtered);
+  }
+
+  /** {@code Equal}: |l − r| < ε on cpu, memory and this resource's scalars (absent means 0). */
+  public boolean equal(Resource rr, Dimension d) {
+    if (Math.abs(values[0] - rr.values[0]) >= EPSILON
+        || Math.abs(values[1] - rr.values[1]) >= EPSILON) {
+      return false;
+    }
+    for (int i = 2; i < values.length; i++) {
+      if (!Double.isNaN(values[i]) && Math.abs(values[i] - rr.get(i)) >= EPSILON) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * {@code GreaterPartly}: the names where this does not fit {@code rr}; non-empty means greater.
+   */
+  public List<String> greaterPartly(Resource rr, Dimension d) {
+    return lessEqualWithResourcesName(rr, d);
+  }
+
+  /**
+   * {@code GreaterPartlyWithDimension(rr, req)}: true if strictly {@code this > rr} on some
+   * dimension with {@code req > 0} ({@code pods} skipped).
+   */
+  public boolean greaterPartlyWithDimension(Resource rr, Resource req) {
+    if (rr == null || req == null) {
+      return false;
+    }
+    if (req.values[0] > 0 && values[0] > rr.values[0]) {
+      return true;
+    }
+    if (req.values[1] > 0 && values[1] > rr.values[1]) {
+      return true;
+    }
+    for (int i = 3; i < req.values.length; i++) {
+      double q = req.values[i];
+      if (!Double.isNaN(q) && q > 0 && get(i) > rr.get(i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code GreaterPartlyWithRelevantDimensions(rr, req)}: keeps cpu/memory of {@code req} only
+   * where {@code rr ≥ ε} and scalars only where {@code rr} has the name (even at 0), then applies
+   * {@link #greaterPartlyWithDimension}.
+   */
+  public boolean greaterPartlyWithRelevantDimensions(Resource rr, Resource req) {
+    if (rr == null || req == null) {
+      return false;
+    }
+    Resource relevant = empty();
+    if (rr.values[0] >= EPSILON) {
+      relevant.values[0] = req.values[0];
+    }
+    if (rr.values[1] >= EPSILON) {
+      relevant.values[1] = req.values[1];
+    }
+    for (int i = 2; i < req.values.length; i++) {
+      if (!Double.isNaN(req.values[i]) && rr.has(i)) {
+        relevant.set(i, req.values[i]);
+      }
+    }
+    return greaterPartlyWithDimension(rr, relevant);
+  }
+
+  /**
+   * {@code FitDelta(rr)}: for each dimension with {@code rr > 0}, {@code this −= rr + ε} (an absent
+   * scalar starts at 0). A negative result means insufficient.
+   */
+  public Resource fitDelta(Resource rr) {
+    if (rr.values[0] > 0) {
+      values[0] -= rr.values[0] + EPSILON;
+    }
+    if (rr.values[1] > 0) {
+      values[1] -= rr.values[1] + EPSILON;
+    }
+    for (int i = 2; i < rr.values.length; i++) {
+      double v = rr.values[i];
+      if (!Double.isNaN(v) && v > 0) {
+        set(i, get(i) - (v + EPSILON));
+      }
+    }
+    return this;
+  }
+
+  /**
+   * {@code Intersection(a, b)}: names in both {@code ResourceNames()} (≥ ε), {@code pods} included.
+   */
+  public static List<String> intersection(Resource a, Resource b) {
+    List<String> names = new ArrayList<>(0);
+    for (int i : a.resourceIndices()) {
+      if (b.get(i) >= EPSILON && b.has(i)) {
+        names.add(ResourceNames.nameOf(i));
+      }
+    }
+    return names;
+  }
+
+  /** {@code IntersectionWithIgnoredScalarResources}: {@link #intersection} without {@code pods}. */
+  public static List<String> intersectionIgnoringPods(Resource a, Resource b) {
+    List<String> names = intersection(a, b);
+    names.remove(ResourceNames.PODS);
+    return names;
+  }
+
+  /** {@code helpers.Share(l, r)}: {@code r == 0 ? (l == 0 ? 0 : 1) : l / r}. */
+  public static double share(double l, double r) {
+    if (r == 0) {
+      return l == 0 ? 0 : 1;
+    }
+    return l / r;
+  }
+
+  /**
+   * {@code helpers.Min(l, r)}: cpu and memory min; for each scalar of {@code l}, the min with
+   * {@code r}'s (absent as 0), only when both have scalars.
+   */
+  public static Resource min(Resource l, Resource r) {
+    Resource out = of(Math.min(l.values[0], r.values[0]), Math.min(l.values[1], r.values[1]));
+    if (!l.hasScalars() || !r.hasScalars()) {
+      return out;
+    }
+    for (int i : l.scalarIndices()) {
+      out.set(i, Math.min(l.values[i], r.get(i)));
+    }
+    return out;
+  }
+
+  /** {@code helpers.Max(l, r)}: cpu and memory max; scalars over the union, negatives skipped. */
+  public static Resource max(Resource l, Resource r) {
+    Resource out = of(Math.max(l.values[0], r.values[0]), Math.max(l.values[1], r.values[1]));
+    for (Resource side : new Resource[] {l, r}) {
+      for (int i : side.scalarIndices()) {
+        double v = side.values[i];
+        if (v < 0) {
+          continue;
+        }
+        double cur = out.raw(i);
+        out.set(i, Double.isNaN(cur) ? v : Math.max(cur, v));
+      }
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------- conversion
+
+  /**
+   * The Kubernetes resource list ({@code ConvertRes2ResList}): cpu as a milli quantity, memory in
+   * bytes with a binary suffix where exact, {@code pods} as a count, other scalars as milli
+   * quantities. cpu and memory are always present.
+   */
+  public Map<String, Quantity> toList() {
+    Map<String, Quantity> out = new LinkedHashMap<>();
+    out.put(ResourceNames.CPU, Quantity.ofMilli((long) values[0]));
+    out.put(ResourceNames.MEMORY, Quantity.ofBytes((long) values[1]));
+    for (int i : scalarIndices()) {
+      String name = ResourceNames.nameOf(i);
+      out.put(
+          name,
+          i == ResourceNames.PODS_INDEX
+              ? Quantity.of((long) values[i])
+              : Quantity.ofMilli((long) values[i]));
+    }
+    return out;
+  }
+
+  /** Exact equality of every dimension and of presence (Go's {@code reflect.DeepEqual}). */
+  public boolean deepEquals(Resource o) {
+    int width = Math.max(values.length, o.values.length);
+    for (int i = 0; i < width; i++) {
+      double a = raw(i);
+      double b = o.raw(i);
+      if (Double.isNaN(a) != Double.isNaN(b) || (!Double.isNaN(a) && a != b)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, Quantity> e : toList().entrySet()) {
+      if (sb.length() > 0) {
+        sb.append(", ");
+      }
+      sb.append(e.getKey()).append(' ').append(e.getValue());
+    }
+    return sb.toString();
+  }
+}

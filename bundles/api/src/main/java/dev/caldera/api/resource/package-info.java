@@ -1,0 +1,6 @@
+@Export
+@Version("1.0.0")
+package dev.caldera.api.resource;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;
