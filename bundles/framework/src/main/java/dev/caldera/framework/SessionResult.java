@@ -1,0 +1,54 @@
+package dev.caldera.framework;
+
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.resource.Quantity;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one session decided, for a cluster writer to apply. Lists are in decision order.
+ *
+ * @param podGroups pod group key → status to write, for every job whose status changed or was
+ *     recomputed
+ * @param queueAllocated queue name → {@code status.allocated}, for every queue in the session
+ * @param pods pod key → status update (conditions, nominated node) for pods whose status changed
+ */
+public record SessionResult(
+    String sessionUid,
+    List<Bind> binds,
+    List<Eviction> evictions,
+    List<Pipelined> pipelined,
+    Map<String, PodGroupStatus> podGroups,
+    Map<String, Map<String, Quantity>> queueAllocated,
+    Map<String, PodStatusUpdate> pods,
+    List<Event> events,
+    SessionStats stats) {
+
+  /** A pod bound to a node. */
+  public record Bind(String pod, String node) {}
+
+  /** A pod evicted by an action, to make room for another pod (may be empty). */
+  public record Eviction(String pod, String action, String forPod) {}
+
+  /** A pod pipelined onto a node (waits for resources being released). */
+  public record Pipelined(String pod, String node) {}
+
+  /** A pod group's status after the session. */
+  public record PodGroupStatus(
+      String phase, int running, int succeeded, int failed, List<PodCondition> conditions, boolean changed) {}
+
+  /** A pod's status change: its PodScheduled condition and nominated node. */
+  public record PodStatusUpdate(PodCondition condition, String nominatedNodeName) {}
+
+  /** An event recorded on an object ({@code Pod}, {@code PodGroup} or {@code Queue}). */
+  public record Event(String kind, String object, String type, String reason, String message) {}
+
+  /**
+   * Counters of the work done, for {@code caldera bench}.
+   *
+   * @param tasksConsidered tasks that went through node filtering
+   * @param nodesFiltered predicate evaluations (task × node)
+   * @param nodesScored score evaluations (task × node)
+   */
+  public record SessionStats(long tasksConsidered, long nodesFiltered, long nodesScored, double durationMillis) {}
+}
