@@ -5,9 +5,9 @@ import dev.caldera.framework.conf.SchedulerConf;
 import dev.caldera.framework.internal.session.SessionRunner;
 
 /**
- * Runs scheduling sessions: opens a session on a snapshot with the plugins the conf names, runs
- * the conf's actions in order, closes the session and returns its decisions. Thread-safe; each
- * call is independent.
+ * Runs scheduling sessions: opens a session on a snapshot with the plugins the conf names, runs the
+ * conf's actions in order, closes the session and returns its decisions. Thread-safe; each call is
+ * independent.
  */
 public final class Scheduler {
 
@@ -23,7 +23,8 @@ public final class Scheduler {
    * @throws ConfException if an action or a non-optional plugin is not available, or a plugin
    *     rejects its arguments; nothing is decided then
    */
-  public SessionResult runSession(ClusterSnapshot snapshot, SchedulerConf conf) throws ConfException {
+  public SessionResult runSession(ClusterSnapshot snapshot, SchedulerConf conf)
+      throws ConfException {
     return new SessionRunner(registry, conf).run(snapshot);
   }
 }

@@ -35,7 +35,12 @@ public record SessionResult(
 
   /** A pod group's status after the session. */
   public record PodGroupStatus(
-      String phase, int running, int succeeded, int failed, List<PodCondition> conditions, boolean changed) {}
+      String phase,
+      int running,
+      int succeeded,
+      int failed,
+      List<PodCondition> conditions,
+      boolean changed) {}
 
   /** A pod's status change: its PodScheduled condition and nominated node. */
   public record PodStatusUpdate(PodCondition condition, String nominatedNodeName) {}
@@ -50,5 +55,6 @@ public record SessionResult(
    * @param nodesFiltered predicate evaluations (task × node)
    * @param nodesScored score evaluations (task × node)
    */
-  public record SessionStats(long tasksConsidered, long nodesFiltered, long nodesScored, double durationMillis) {}
+  public record SessionStats(
+      long tasksConsidered, long nodesFiltered, long nodesScored, double durationMillis) {}
 }

@@ -10,8 +10,8 @@
  * skipping an entry whose enable flag is off or that registered nothing:
  *
  * <ul>
- *   <li>job, queue and task order: the first non-zero comparison wins; then creation time, then
- *       UID (tasks: pod index first).
+ *   <li>job, queue and task order: the first non-zero comparison wins; then creation time, then UID
+ *       (tasks: pod index first).
  *   <li>victim-queue order: first non-zero; else the reverse of queue order.
  *   <li>predicate and pre-predicate: every plugin must pass; the first failure is returned.
  *   <li>node order and batch node order: scores add up.

@@ -2,7 +2,9 @@ package dev.caldera.framework.conf;
 
 import java.util.List;
 
-/** A conf that cannot be used; every problem is listed, each naming the key and what was expected. */
+/**
+ * A conf that cannot be used; every problem is listed, each naming the key and what was expected.
+ */
 public final class ConfException extends Exception {
 
   private static final long serialVersionUID = 1L;

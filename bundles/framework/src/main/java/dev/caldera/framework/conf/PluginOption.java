@@ -12,7 +12,8 @@ import java.util.Set;
  * @param optional Caldera's {@code optional: true}: a missing plugin is skipped instead of holding
  *     scheduling
  */
-public record PluginOption(String name, Set<Flag> enabled, Map<String, Object> arguments, boolean optional) {
+public record PluginOption(
+    String name, Set<Flag> enabled, Map<String, Object> arguments, boolean optional) {
   public PluginOption {
     enabled = enabled.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(enabled));
     arguments = arguments == null ? Map.of() : Map.copyOf(arguments);

@@ -17,17 +17,19 @@ import java.util.Set;
 /**
  * A parsed {@code volcano-scheduler.conf}.
  *
- * <p>Read as Volcano reads it, but strictly: an unknown key, a flag that is not a boolean, an
- * empty action name or a malformed tier is an error naming it, and {@link #validate} also rejects
- * unknown actions and plugins that are not available.
+ * <p>Read as Volcano reads it, but strictly: an unknown key, a flag that is not a boolean, an empty
+ * action name or a malformed tier is an error naming it, and {@link #validate} also rejects unknown
+ * actions and plugins that are not available.
  *
  * @param actions action names in run order
  * @param configurations action name → its arguments
  */
-public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, Map<String, Object>> configurations) {
+public record SchedulerConf(
+    List<String> actions, List<Tier> tiers, Map<String, Map<String, Object>> configurations) {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
-  private static final Set<String> TOP_LEVEL_KEYS = Set.of("actions", "tiers", "configurations", "metrics");
+  private static final Set<String> TOP_LEVEL_KEYS =
+      Set.of("actions", "tiers", "configurations", "metrics");
 
   /** Volcano's built-in default conf. */
   public static final String DEFAULT_CONF =
@@ -73,12 +75,14 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
     for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
       String key = it.next();
       if (!TOP_LEVEL_KEYS.contains(key)) {
-        problems.add("unknown key \"" + key + "\" (expected actions, tiers, configurations, metrics)");
+        problems.add(
+            "unknown key \"" + key + "\" (expected actions, tiers, configurations, metrics)");
       }
     }
     List<String> actions = parseActions(root.get("actions"), problems);
     List<Tier> tiers = parseTiers(root.get("tiers"), problems);
-    Map<String, Map<String, Object>> configurations = parseConfigurations(root.get("configurations"), problems);
+    Map<String, Map<String, Object>> configurations =
+        parseConfigurations(root.get("configurations"), problems);
     checkDrfHierarchyConflict(tiers, problems);
     if (!problems.isEmpty()) {
       throw new ConfException(source, problems);
@@ -89,11 +93,14 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
   private static List<String> parseActions(JsonNode node, List<String> problems) {
     List<String> actions = new ArrayList<>();
     if (node == null || node.isNull()) {
-      problems.add("actions: missing (expected a comma-separated list such as \"enqueue, allocate, backfill\")");
+      problems.add(
+          "actions: missing (expected a comma-separated list such as \"enqueue, allocate, backfill\")");
       return actions;
     }
     if (!node.isTextual()) {
-      problems.add("actions: expected a comma-separated string, got " + node.getNodeType().name().toLowerCase());
+      problems.add(
+          "actions: expected a comma-separated string, got "
+              + node.getNodeType().name().toLowerCase());
       return actions;
     }
     for (String part : node.asText().split(",", -1)) {
@@ -167,8 +174,7 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
     }
     Map<String, Object> arguments = Map.of();
     boolean optional = false;
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
+    for (Map.Entry<String, JsonNode> e : node.properties()) {
       String key = e.getKey();
       JsonNode value = e.getValue();
       if (key.equals("name")) {
@@ -196,7 +202,11 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
       }
       Flag flag = Flag.byKey(key);
       if (flag == null) {
-        problems.add(where + ": unknown key \"" + key + "\" (expected name, arguments, optional or an enable flag such as enablePreemptable)");
+        problems.add(
+            where
+                + ": unknown key \""
+                + key
+                + "\" (expected name, arguments, optional or an enable flag such as enablePreemptable)");
         continue;
       }
       if (value.isNull()) {
@@ -230,7 +240,8 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
     return null;
   }
 
-  private static Map<String, Map<String, Object>> parseConfigurations(JsonNode node, List<String> problems) {
+  private static Map<String, Map<String, Object>> parseConfigurations(
+      JsonNode node, List<String> problems) {
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
     if (node == null || node.isNull()) {
       return out;
@@ -280,7 +291,10 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
         proportion |= p.name().equals("proportion");
       }
       if (drfHierarchy && proportion) {
-        problems.add("tiers[" + t + "]: proportion and drf with enableHierarchy conflict (put them in different tiers)");
+        problems.add(
+            "tiers["
+                + t
+                + "]: proportion and drf with enableHierarchy conflict (put them in different tiers)");
       }
     }
   }
@@ -294,20 +308,35 @@ public record SchedulerConf(List<String> actions, List<Tier> tiers, Map<String, 
     List<String> problems = new ArrayList<>();
     for (String action : actions) {
       if (registry.action(action).isEmpty()) {
-        problems.add("actions: unknown action \"" + action + "\" (available: " + String.join(", ", registry.actionNames()) + ")");
+        problems.add(
+            "actions: unknown action \""
+                + action
+                + "\" (available: "
+                + String.join(", ", registry.actionNames())
+                + ")");
       }
     }
     for (int t = 0; t < tiers.size(); t++) {
       for (PluginOption p : tiers.get(t).plugins()) {
         if (!p.optional() && registry.plugin(p.name()).isEmpty()) {
-          problems.add("tiers[" + t + "]: plugin \"" + p.name() + "\" is not available (available: " + String.join(", ", registry.pluginNames()) + ")");
+          problems.add(
+              "tiers["
+                  + t
+                  + "]: plugin \""
+                  + p.name()
+                  + "\" is not available (available: "
+                  + String.join(", ", registry.pluginNames())
+                  + ")");
         }
       }
     }
     return problems;
   }
 
-  /** Whether the first entry named {@code plugin} has {@code enableHierarchy} on ({@code ssn.HierarchyEnabled}). */
+  /**
+   * Whether the first entry named {@code plugin} has {@code enableHierarchy} on ({@code
+   * ssn.HierarchyEnabled}).
+   */
   public boolean hierarchyEnabled(String plugin) {
     for (Tier tier : tiers) {
       for (PluginOption p : tier.plugins()) {

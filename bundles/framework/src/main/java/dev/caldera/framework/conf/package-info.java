@@ -1,7 +1,7 @@
 /**
- * The {@code volcano-scheduler.conf} schema: actions, tiers of plugin entries with Volcano's
- * enable flags and arguments, and per-action configurations. Volcano's spelling of every key lives
- * here and nowhere else.
+ * The {@code volcano-scheduler.conf} schema: actions, tiers of plugin entries with Volcano's enable
+ * flags and arguments, and per-action configurations. Volcano's spelling of every key lives here
+ * and nowhere else.
  */
 @Export
 @Version("1.0.0")
