@@ -1,13 +1,40 @@
 package dev.caldera.framework.internal.session;
 
+import dev.caldera.api.Plugin;
+import dev.caldera.api.PluginArgumentException;
+import dev.caldera.api.PluginArguments;
+import dev.caldera.api.PluginFactory;
+import dev.caldera.api.action.Action;
+import dev.caldera.api.info.PodGroupPhase;
+import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.Node;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.model.PriorityClass;
+import dev.caldera.api.model.Queue;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.conf.Tier;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
 
 /** Opens, runs and closes one session. */
 public final class SessionRunner {
+
+  private static final String DEFAULT_QUEUE = "default";
 
   private final PluginRegistry registry;
   private final SchedulerConf conf;
@@ -19,6 +46,330 @@ public final class SessionRunner {
 
   /** Runs the session on {@code snapshot}. */
   public SessionResult run(ClusterSnapshot snapshot) throws ConfException {
-    throw new UnsupportedOperationException("not yet: " + registry + conf + snapshot);
+    List<String> missing = conf.missing(registry);
+    if (!missing.isEmpty()) {
+      throw new ConfException("conf", missing);
+    }
+    long start = System.nanoTime();
+    SessionImpl session = open(snapshot);
+    List<Plugin> plugins = openPlugins(session);
+    session.freeze();
+    for (String name : conf.actions()) {
+      Action action = registry.action(name).orElseThrow();
+      action.execute(session);
+    }
+    for (Plugin p : plugins) {
+      p.onSessionClose(session);
+    }
+    SessionResult result = new SessionCloser(session).close(System.nanoTime() - start);
+    return result;
+  }
+
+  private List<Plugin> openPlugins(SessionImpl session) throws ConfException {
+    List<Plugin> opened = new ArrayList<>();
+    List<String> problems = new ArrayList<>();
+    List<Tier> tiers = conf.tiers();
+    for (int t = 0; t < tiers.size(); t++) {
+      List<PluginOption> options = tiers.get(t).plugins();
+      for (int p = 0; p < options.size(); p++) {
+        PluginOption option = options.get(p);
+        PluginFactory factory = registry.plugin(option.name()).orElse(null);
+        if (factory == null) {
+          continue;
+        }
+        Plugin plugin;
+        try {
+          plugin =
+              factory.create(
+                  new PluginArguments(
+                      option.name(), option.arguments(), conf.hierarchyEnabled(option.name())));
+        } catch (PluginArgumentException e) {
+          problems.add(
+              "tiers[" + t + "].plugins[" + p + "] (" + option.name() + "): " + e.getMessage());
+          continue;
+        }
+        plugin.onSessionOpen(session, session.registrations().forPlugin(option.name()));
+        opened.add(plugin);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new ConfException("conf", problems);
+    }
+    return opened;
+  }
+
+  /** Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7). */
+  private SessionImpl open(ClusterSnapshot snapshot) {
+    Map<String, Integer> priorityClasses = new HashMap<>();
+    Integer globalDefault = null;
+    for (PriorityClass pc : snapshot.info().priorityClasses()) {
+      priorityClasses.put(pc.name(), pc.value());
+      if (pc.globalDefault()) {
+        globalDefault = pc.value();
+      }
+    }
+    List<QueueState> queues = new ArrayList<>();
+    Map<String, QueueState> queueByName = new HashMap<>();
+    for (Queue q : snapshot.queues()) {
+      QueueState qs = new QueueState(q);
+      if (queueByName.putIfAbsent(q.name(), qs) == null) {
+        queues.add(qs);
+      }
+    }
+    queues.sort(Comparator.comparing(QueueState::name));
+
+    List<NodeState> nodes = new ArrayList<>();
+    Map<String, NodeState> nodeByName = new HashMap<>();
+    for (Node n : snapshot.nodes()) {
+      if (!nodeByName.containsKey(n.name())) {
+        NodeState ns = new NodeState(n, nodes.size());
+        nodes.add(ns);
+        nodeByName.put(n.name(), ns);
+      }
+    }
+
+    Map<String, JobState> jobByUid = new LinkedHashMap<>();
+    for (PodGroup pg : snapshot.podGroups()) {
+      String queue = pg.queue().isEmpty() ? DEFAULT_QUEUE : pg.queue();
+      if (!queueByName.containsKey(queue)) {
+        continue;
+      }
+      int priority;
+      if (!pg.priorityClassName().isEmpty()
+          && priorityClasses.containsKey(pg.priorityClassName())) {
+        priority = priorityClasses.get(pg.priorityClassName());
+      } else if (globalDefault != null) {
+        priority = globalDefault;
+      } else {
+        priority = 0;
+      }
+      jobByUid.putIfAbsent(pg.key(), new JobState(pg, queue, priority));
+    }
+
+    for (Pod pod : snapshot.pods()) {
+      TaskState task = new TaskState(pod);
+      JobState job = jobByUid.get(task.jobId());
+      if (job != null) {
+        job.addTask(task);
+      }
+      if (!task.nodeName.isEmpty()
+          && task.status != TaskStatus.SUCCEEDED
+          && task.status != TaskStatus.FAILED) {
+        NodeState node = nodeByName.get(task.nodeName);
+        if (node != null) {
+          node.addTask(task);
+        }
+      }
+    }
+    List<JobState> jobs = new ArrayList<>(jobByUid.values());
+    jobs.forEach(JobState::sortTasks);
+    jobs.sort(Comparator.comparing(JobState::uid));
+    return new SessionImpl(
+        UUID.nameUUIDFromBytes(
+                Objects.toString(snapshot.now()).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .toString(),
+        snapshot.now(),
+        conf,
+        snapshot.info(),
+        jobs,
+        nodes,
+        queues);
+  }
+
+  /**
+   * Session close: pod group phases and conditions, events, pod conditions, queue status
+   * (§8.4–8.5).
+   */
+  private static final class SessionCloser {
+
+    private final SessionImpl session;
+
+    SessionCloser(SessionImpl session) {
+      this.session = session;
+    }
+
+    SessionResult close(long nanos) {
+      Map<String, SessionResult.PodGroupStatus> podGroups = new LinkedHashMap<>();
+      Map<String, SessionResult.PodStatusUpdate> pods = new LinkedHashMap<>();
+      List<SessionResult.Pipelined> pipelined = new ArrayList<>();
+      for (JobState job :
+          session.jobMap().values().stream().sorted(Comparator.comparing(JobState::uid)).toList()) {
+        closeJob(job, podGroups, pods);
+        for (TaskState t : job.taskStates()) {
+          if (t.status == TaskStatus.PIPELINED) {
+            pipelined.add(new SessionResult.Pipelined(t.key(), t.nodeName));
+          }
+        }
+      }
+      Map<String, Map<String, Quantity>> queueAllocated = queueAllocated();
+      SessionResult.SessionStats stats =
+          new SessionResult.SessionStats(
+              session.tasksConsidered.sum(),
+              session.nodesFiltered.sum(),
+              session.nodesScored.sum(),
+              nanos / 1_000_000.0);
+      return new SessionResult(
+          session.uid(),
+          List.copyOf(session.binds),
+          List.copyOf(session.evictions),
+          pipelined,
+          podGroups,
+          queueAllocated,
+          pods,
+          List.copyOf(session.events),
+          stats);
+    }
+
+    private void closeJob(
+        JobState job,
+        Map<String, SessionResult.PodGroupStatus> podGroups,
+        Map<String, SessionResult.PodStatusUpdate> pods) {
+      Map<String, PodCondition> setThisSession =
+          session.podGroupConditions.getOrDefault(job.uid(), Map.of());
+      Map<String, PodCondition> conditions = new LinkedHashMap<>();
+      for (PodCondition c : job.podGroup().conditions()) {
+        conditions.put(c.type(), c);
+      }
+      conditions.putAll(setThisSession);
+      PodCondition unschedulable = setThisSession.get("Unschedulable");
+      boolean unschedulableNow = unschedulable != null && "True".equals(unschedulable.status());
+
+      int running = job.taskCount(TaskStatus.RUNNING);
+      int succeeded = job.taskCount(TaskStatus.SUCCEEDED);
+      int failed = job.taskCount(TaskStatus.FAILED);
+      PodGroupPhase phase;
+      int scheduled = running + job.taskCount(TaskStatus.BOUND) + failed + succeeded;
+      for (TaskState t : job.taskStates()) {
+        if (t.status == TaskStatus.RELEASING && !t.nodeName.isEmpty()) {
+          scheduled++;
+        }
+      }
+      if (running > 0 && unschedulableNow) {
+        phase = PodGroupPhase.Unknown;
+      } else if (scheduled >= job.minAvailable()) {
+        phase = scheduled == succeeded + failed ? PodGroupPhase.Completed : PodGroupPhase.Running;
+      } else if (job.phase != PodGroupPhase.Inqueue) {
+        phase = PodGroupPhase.Pending;
+      } else {
+        phase = PodGroupPhase.Inqueue;
+      }
+      boolean changed =
+          !phase.name().equals(job.podGroup().phase())
+              || !sameConditions(job.podGroup().conditions(), new ArrayList<>(conditions.values()));
+      job.phase = phase;
+      podGroups.put(
+          job.uid(),
+          new SessionResult.PodGroupStatus(
+              phase.name(), running, succeeded, failed, List.copyOf(conditions.values()), changed));
+
+      if (phase == PodGroupPhase.Unknown
+          || phase == PodGroupPhase.Pending
+          || phase == PodGroupPhase.Inqueue) {
+        session.recordEvent(
+            "PodGroup",
+            job.uid(),
+            "Warning",
+            "Unschedulable",
+            job.taskCount(TaskStatus.PENDING)
+                + "/"
+                + job.taskStates().size()
+                + " tasks in gang unschedulable: "
+                + FitErrors.jobFitError(session, job));
+      } else if (changed) {
+        session.recordEvent("PodGroup", job.uid(), "Normal", "Scheduled", "pod group is ready");
+      }
+      for (TaskState t : job.taskStates()) {
+        if (t.schedulingGated()
+            || !(t.status == TaskStatus.ALLOCATED
+                || t.status == TaskStatus.PENDING
+                || t.status == TaskStatus.PIPELINED)) {
+          continue;
+        }
+        FitErrors.Reason reason = FitErrors.taskReason(session, job, t);
+        PodCondition condition =
+            new PodCondition("PodScheduled", "False", reason.reason(), reason.message());
+        PodCondition existing =
+            t.pod().conditions().stream()
+                .filter(c -> c.type().equals("PodScheduled"))
+                .findFirst()
+                .orElse(null);
+        boolean conditionChanged =
+            existing == null
+                || !Objects.equals(existing.status(), condition.status())
+                || !Objects.equals(existing.reason(), condition.reason())
+                || !Objects.equals(existing.message(), condition.message());
+        String nominated = reason.nominatedNode();
+        boolean nominationChanged =
+            !nominated.isEmpty() && !nominated.equals(t.pod().nominatedNodeName());
+        if (conditionChanged || nominationChanged) {
+          pods.put(
+              t.key(),
+              new SessionResult.PodStatusUpdate(
+                  condition, nominated.isEmpty() ? t.pod().nominatedNodeName() : nominated));
+          session.recordEvent("Pod", t.key(), "Warning", "FailedScheduling", reason.message());
+        }
+      }
+    }
+
+    private static boolean sameConditions(List<PodCondition> a, List<PodCondition> b) {
+      if (a.size() != b.size()) {
+        return false;
+      }
+      Map<String, PodCondition> byType = new HashMap<>();
+      a.forEach(c -> byType.put(c.type(), c));
+      for (PodCondition c : b) {
+        PodCondition o = byType.get(c.type());
+        if (o == null
+            || !Objects.equals(o.status(), c.status())
+            || !Objects.equals(o.reason(), c.reason())
+            || !Objects.equals(o.message(), c.message())) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /**
+     * {@code updateQueueStatus}: Σ request of allocated-status tasks, propagated to root if it
+     * exists.
+     */
+    private Map<String, Map<String, Quantity>> queueAllocated() {
+      Map<String, QueueState> queues = session.queueMap();
+      Map<String, Resource> allocated = new HashMap<>();
+      boolean rootExists = queues.containsKey("root");
+      for (JobState job : session.jobMap().values()) {
+        Resource sum = Resource.empty();
+        boolean any = false;
+        for (TaskState t : job.taskStates()) {
+          if (t.status.isAllocated()) {
+            sum.add(t.resreq());
+            any = true;
+          }
+        }
+        if (!any) {
+          continue;
+        }
+        allocated.computeIfAbsent(job.queue(), q -> Resource.empty()).add(sum);
+        if (rootExists) {
+          if (job.queue().equals("root")) {
+            // Volcano adds a job placed directly in root to root twice.
+            allocated.get("root").add(sum);
+          }
+          String current = job.queue();
+          int guard = 0;
+          while (!current.equals("root") && guard++ < queues.size() + 1) {
+            QueueState q = queues.get(current);
+            String parent = q == null || q.parent().isEmpty() ? "root" : q.parent();
+            allocated.computeIfAbsent(parent, p -> Resource.empty()).add(sum);
+            current = parent;
+          }
+        }
+      }
+      Map<String, Map<String, Quantity>> out = new LinkedHashMap<>();
+      for (QueueState q : session.queues().stream().map(QueueState.class::cast).toList()) {
+        out.put(q.name(), allocated.getOrDefault(q.name(), Resource.empty()).toList());
+      }
+      return out;
+    }
   }
 }

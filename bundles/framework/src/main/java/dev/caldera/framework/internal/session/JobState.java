@@ -1,0 +1,321 @@
+package dev.caldera.framework.internal.session;
+
+import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.PodGroupPhase;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceNames;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** A job in a session: a pod group, its tasks and per-status counts ({@code api/job_info.go}). */
+final class JobState implements JobInfo {
+
+  private final PodGroup podGroup;
+  private final String queue;
+  private final int priority;
+  private final boolean preemptable;
+  private final Resource minResources;
+  private final int taskMinAvailableTotal;
+  private final List<TaskState> tasks = new ArrayList<>();
+  private final List<TaskInfo> taskView = Collections.unmodifiableList(tasks);
+  private final int[] counts = new int[TaskStatus.values().length];
+  private final Resource allocated = Resource.empty();
+  private final Resource totalRequest = Resource.empty();
+  private int pendingBestEffort;
+  PodGroupPhase phase;
+
+  JobState(PodGroup podGroup, String queue, int priority) {
+    this.podGroup = podGroup;
+    this.queue = queue;
+    this.priority = priority;
+    String p = podGroup.metadata().annotationOrLabel("volcano.sh/preemptable");
+    this.preemptable = p != null && p.trim().toLowerCase(Locale.ROOT).equals("true");
+    this.minResources =
+        podGroup.minResources() == null ? null : Resource.fromList(podGroup.minResources());
+    this.taskMinAvailableTotal =
+        podGroup.minTaskMember().values().stream().mapToInt(Integer::intValue).sum();
+    this.phase = PodGroupPhase.parse(podGroup.phase());
+  }
+
+  void addTask(TaskState task) {
+    tasks.add(task);
+    totalRequest.add(task.resreq());
+    count(task, 1);
+  }
+
+  void sortTasks() {
+    tasks.sort(Comparator.comparing(TaskState::uid));
+  }
+
+  /** Moves a task to a new status, keeping counts and the allocated total right. */
+  void setStatus(TaskState task, TaskStatus status) {
+    count(task, -1);
+    task.status = status;
+    count(task, 1);
+  }
+
+  private void count(TaskState task, int delta) {
+    counts[task.status.ordinal()] += delta;
+    if (task.status.isAllocated()) {
+      if (delta > 0) {
+        allocated.add(task.resreq());
+      } else {
+        allocated.sub(task.resreq());
+      }
+    }
+    if (task.status == TaskStatus.PENDING && task.bestEffort()) {
+      pendingBestEffort += delta;
+    }
+  }
+
+  @Override
+  public String uid() {
+    return podGroup.key();
+  }
+
+  @Override
+  public String name() {
+    return podGroup.metadata().name();
+  }
+
+  @Override
+  public String namespace() {
+    return podGroup.metadata().namespace();
+  }
+
+  @Override
+  public String queue() {
+    return queue;
+  }
+
+  @Override
+  public PodGroup podGroup() {
+    return podGroup;
+  }
+
+  @Override
+  public PodGroupPhase phase() {
+    return phase;
+  }
+
+  @Override
+  public int minAvailable() {
+    return podGroup.minMember();
+  }
+
+  @Override
+  public Map<String, Integer> taskMinAvailable() {
+    return podGroup.minTaskMember();
+  }
+
+  @Override
+  public int taskMinAvailableTotal() {
+    return taskMinAvailableTotal;
+  }
+
+  @Override
+  public int priority() {
+    return priority;
+  }
+
+  @Override
+  public Instant creationTimestamp() {
+    return podGroup.metadata().creationTimestamp();
+  }
+
+  @Override
+  public boolean preemptable() {
+    return preemptable;
+  }
+
+  @Override
+  public List<TaskInfo> tasks() {
+    return taskView;
+  }
+
+  List<TaskState> taskStates() {
+    return tasks;
+  }
+
+  @Override
+  public int taskCount(TaskStatus status) {
+    return counts[status.ordinal()];
+  }
+
+  @Override
+  public Resource allocated() {
+    return allocated;
+  }
+
+  @Override
+  public Resource totalRequest() {
+    return totalRequest;
+  }
+
+  @Override
+  public Resource minResources() {
+    return minResources;
+  }
+
+  @Override
+  public int readyTaskNum() {
+    return counts[TaskStatus.BOUND.ordinal()]
+        + counts[TaskStatus.BINDING.ordinal()]
+        + counts[TaskStatus.RUNNING.ordinal()]
+        + counts[TaskStatus.ALLOCATED.ordinal()]
+        + counts[TaskStatus.SUCCEEDED.ordinal()];
+  }
+
+  @Override
+  public int waitingTaskNum() {
+    return counts[TaskStatus.PIPELINED.ordinal()];
+  }
+
+  @Override
+  public int pendingBestEffortTaskNum() {
+    return pendingBestEffort;
+  }
+
+  @Override
+  public int validTaskNum() {
+    int n = 0;
+    for (TaskStatus s : TaskStatus.values()) {
+      if (s.isValid()) {
+        n += counts[s.ordinal()];
+      }
+    }
+    return n;
+  }
+
+  @Override
+  public boolean checkTaskValid() {
+    return checkRoles(RoleCount.VALID);
+  }
+
+  @Override
+  public boolean checkTaskReady() {
+    return checkRoles(RoleCount.READY);
+  }
+
+  @Override
+  public boolean checkTaskPipelined() {
+    return checkRoles(RoleCount.PIPELINED);
+  }
+
+  private enum RoleCount {
+    VALID,
+    READY,
+    PIPELINED
+  }
+
+  private boolean checkRoles(RoleCount mode) {
+    if (minAvailable() < taskMinAvailableTotal) {
+      return true;
+    }
+    Map<String, Integer> counted = new HashMap<>();
+    for (TaskState t : tasks) {
+      TaskStatus s = t.status;
+      boolean counts =
+          switch (mode) {
+            case VALID ->
+                s.isAllocated()
+                    || s == TaskStatus.SUCCEEDED
+                    || s == TaskStatus.PIPELINED
+                    || s == TaskStatus.PENDING;
+            case READY ->
+                s.isAllocated()
+                    || s == TaskStatus.SUCCEEDED
+                    || (s == TaskStatus.PENDING && t.bestEffort());
+            case PIPELINED ->
+                s.isAllocated()
+                    || s == TaskStatus.SUCCEEDED
+                    || s == TaskStatus.PIPELINED
+                    || (s == TaskStatus.PENDING && t.bestEffort());
+          };
+      if (counts) {
+        counted.merge(t.taskRole(), 1, Integer::sum);
+      }
+    }
+    for (Map.Entry<String, Integer> e : podGroup.minTaskMember().entrySet()) {
+      if (e.getValue() > 0 && counted.getOrDefault(e.getKey(), 0) < e.getValue()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public Resource elasticResources() {
+    return Resource.exceededPart(allocated, minResources == null ? Resource.empty() : minResources);
+  }
+
+  @Override
+  public Resource inqueueResources() {
+    Resource out = Resource.empty();
+    if (podGroup.minResources() == null) {
+      return out;
+    }
+    for (Map.Entry<String, Quantity> e : podGroup.minResources().entrySet()) {
+      String name = e.getKey();
+      if (name.startsWith("count/")) {
+        continue;
+      }
+      Resource one = Resource.fromList(Map.of(name, e.getValue()));
+      int index = ResourceNames.existingIndexOf(name);
+      if (index < 0) {
+        continue;
+      }
+      double min = one.get(index);
+      if (index == ResourceNames.CPU_INDEX
+          || index == ResourceNames.MEMORY_INDEX
+          || index == ResourceNames.PODS_INDEX) {
+        out.set(index, Math.max(0, min - allocated.get(index)));
+      } else if (ResourceNames.isScalarResourceName(name)
+          || name.equals(ResourceNames.EPHEMERAL_STORAGE)) {
+        if (!allocated.has(index)) {
+          out.set(index, min);
+        } else if (min > allocated.get(index)) {
+          out.set(index, min - allocated.get(index));
+        }
+      }
+    }
+    return deductSchedulingGated(out);
+  }
+
+  @Override
+  public Resource deductSchedulingGated(Resource res) {
+    Resource gated = Resource.empty();
+    boolean any = false;
+    for (TaskState t : tasks) {
+      if (t.schedulingGated() && t.status == TaskStatus.PENDING) {
+        gated.add(t.resreq());
+        any = true;
+      }
+    }
+    if (!any) {
+      return res;
+    }
+    Resource out = res.copy().sub(gated);
+    for (int i = 0; i < out.width(); i++) {
+      if (out.has(i) && out.get(i) < 0) {
+        out.set(i, 0);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public String toString() {
+    return uid();
+  }
+}

@@ -1,0 +1,876 @@
+package dev.caldera.framework.internal.session;
+
+import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.ExtensionPoint;
+import dev.caldera.api.action.ActionSession;
+import dev.caldera.api.action.Statement;
+import dev.caldera.api.extension.AllocatableFn;
+import dev.caldera.api.extension.BatchNodeOrderFn;
+import dev.caldera.api.extension.CycleState;
+import dev.caldera.api.extension.EventHandler;
+import dev.caldera.api.extension.JobEnqueueableFn;
+import dev.caldera.api.extension.JobEnqueuedFn;
+import dev.caldera.api.extension.JobOrderFn;
+import dev.caldera.api.extension.JobPipelinedFn;
+import dev.caldera.api.extension.JobReadyFn;
+import dev.caldera.api.extension.JobStarvingFn;
+import dev.caldera.api.extension.JobValidFn;
+import dev.caldera.api.extension.NodeOrderFn;
+import dev.caldera.api.extension.OverusedFn;
+import dev.caldera.api.extension.PrePredicateFn;
+import dev.caldera.api.extension.PredicateFn;
+import dev.caldera.api.extension.PreemptableFn;
+import dev.caldera.api.extension.PreemptiveFn;
+import dev.caldera.api.extension.QueueOrderFn;
+import dev.caldera.api.extension.ReclaimableFn;
+import dev.caldera.api.extension.SimulateAddTaskFn;
+import dev.caldera.api.extension.SimulateAllocatableFn;
+import dev.caldera.api.extension.SimulatePredicateFn;
+import dev.caldera.api.extension.SimulateRemoveTaskFn;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.extension.TaskOrderFn;
+import dev.caldera.api.extension.ValidationResult;
+import dev.caldera.api.extension.VictimQueueOrderFn;
+import dev.caldera.api.extension.VictimTasksFn;
+import dev.caldera.api.extension.Victims;
+import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.PodGroupPhase;
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.resource.Resource;
+import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.conf.SchedulerConf;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One scheduling session: the snapshot's tasks, jobs, nodes and queues, the functions plugins
+ * registered, and the decisions taken so far. Extension points combine as the package documentation
+ * of {@code dev.caldera.framework} says.
+ */
+public final class SessionImpl implements ActionSession {
+
+  private final String uid;
+  private final Instant now;
+  private final SchedulerConf conf;
+  private final ClusterInfo clusterInfo;
+  private final List<JobInfo> jobs;
+  private final Map<String, JobState> jobMap;
+  private final List<NodeInfo> nodes;
+  private final Map<String, NodeState> nodeMap;
+  private final List<QueueInfo> queues;
+  private final Map<String, QueueState> queueMap;
+  private final Resource totalResource;
+  private final Registrations registrations = new Registrations();
+  private final Map<String, CycleState> cycleStates = new ConcurrentHashMap<>();
+
+  // Decisions and diagnostics.
+  final Map<String, Map<String, Status>> fitErrors = new HashMap<>();
+  final Map<String, Status> taskErrors = new HashMap<>();
+  final Map<String, String> evictedFor = new HashMap<>();
+  final List<SessionResult.Bind> binds = new ArrayList<>();
+  final List<SessionResult.Eviction> evictions = new ArrayList<>();
+  final List<SessionResult.Event> events = new ArrayList<>();
+  final Map<String, Map<String, PodCondition>> podGroupConditions = new LinkedHashMap<>();
+  final LongAdder tasksConsidered = new LongAdder();
+  final LongAdder nodesFiltered = new LongAdder();
+  final LongAdder nodesScored = new LongAdder();
+
+  // Combined extension points, fixed once every plugin has opened.
+  private List<List<JobOrderFn>> jobOrder;
+  private List<List<QueueOrderFn>> queueOrder;
+  private List<List<TaskOrderFn>> taskOrder;
+  private List<List<VictimQueueOrderFn>> victimQueueOrder;
+  private List<PredicateFn> predicates;
+  private List<PrePredicateFn> prePredicates;
+  private List<NodeOrderFn> nodeOrders;
+  private List<BatchNodeOrderFn> batchNodeOrders;
+  private List<List<PreemptableFn>> preemptable;
+  private List<List<ReclaimableFn>> reclaimable;
+  private List<PreemptiveFn> preemptive;
+  private List<OverusedFn> overused;
+  private List<AllocatableFn> allocatable;
+  private List<List<JobEnqueueableFn>> jobEnqueueable;
+  private List<JobEnqueuedFn> jobEnqueued;
+  private List<JobReadyFn> jobReady;
+  private List<List<JobPipelinedFn>> jobPipelined;
+  private List<JobValidFn> jobValid;
+  private List<List<JobStarvingFn>> jobStarving;
+  private List<List<VictimTasksFn>> victimTasks;
+  private List<SimulateAllocatableFn> simulateAllocatable;
+  private List<SimulatePredicateFn> simulatePredicate;
+  private List<SimulateAddTaskFn> simulateAddTask;
+  private List<SimulateRemoveTaskFn> simulateRemoveTask;
+  private List<EventHandler> eventHandlers;
+
+  SessionImpl(
+      String uid,
+      Instant now,
+      SchedulerConf conf,
+      ClusterInfo clusterInfo,
+      List<JobState> jobs,
+      List<NodeState> nodes,
+      List<QueueState> queues) {
+    this.uid = uid;
+    this.now = now;
+    this.conf = conf;
+    this.clusterInfo = clusterInfo;
+    this.jobs = List.copyOf(jobs);
+    this.jobMap = new HashMap<>();
+    jobs.forEach(j -> jobMap.put(j.uid(), j));
+    this.nodes = List.copyOf(nodes);
+    this.nodeMap = new HashMap<>();
+    nodes.forEach(n -> nodeMap.put(n.name(), n));
+    this.queues = List.copyOf(queues);
+    this.queueMap = new HashMap<>();
+    queues.forEach(q -> queueMap.put(q.name(), q));
+    this.totalResource = Resource.empty();
+    nodes.forEach(n -> totalResource.add(n.allocatable()));
+  }
+
+  Registrations registrations() {
+    return registrations;
+  }
+
+  /** Fixes the per-tier function lists once every plugin has registered. */
+  void freeze() {
+    var t = conf.tiers();
+    jobOrder = registrations.tiers(ExtensionPoint.JOB_ORDER, t);
+    queueOrder = registrations.tiers(ExtensionPoint.QUEUE_ORDER, t);
+    taskOrder = registrations.tiers(ExtensionPoint.TASK_ORDER, t);
+    victimQueueOrder = registrations.tiers(ExtensionPoint.VICTIM_QUEUE_ORDER, t);
+    predicates = flat(registrations.tiers(ExtensionPoint.PREDICATE, t));
+    prePredicates = flat(registrations.tiers(ExtensionPoint.PRE_PREDICATE, t));
+    nodeOrders = flat(registrations.tiers(ExtensionPoint.NODE_ORDER, t));
+    batchNodeOrders = flat(registrations.tiers(ExtensionPoint.BATCH_NODE_ORDER, t));
+    preemptable = registrations.tiers(ExtensionPoint.PREEMPTABLE, t);
+    reclaimable = registrations.tiers(ExtensionPoint.RECLAIMABLE, t);
+    preemptive = flat(registrations.tiers(ExtensionPoint.PREEMPTIVE, t));
+    overused = flat(registrations.tiers(ExtensionPoint.OVERUSED, t));
+    allocatable = flat(registrations.tiers(ExtensionPoint.ALLOCATABLE, t));
+    jobEnqueueable = registrations.tiers(ExtensionPoint.JOB_ENQUEUEABLE, t);
+    jobEnqueued = flat(registrations.tiers(ExtensionPoint.JOB_ENQUEUED, t));
+    jobReady = flat(registrations.tiers(ExtensionPoint.JOB_READY, t));
+    jobPipelined = registrations.tiers(ExtensionPoint.JOB_PIPELINED, t);
+    jobValid = flat(registrations.tiers(ExtensionPoint.JOB_VALID, t));
+    jobStarving = registrations.tiers(ExtensionPoint.JOB_STARVING, t);
+    victimTasks = registrations.tiers(ExtensionPoint.VICTIM_TASKS, t);
+    simulateAllocatable = flat(registrations.tiers(ExtensionPoint.SIMULATE_ALLOCATABLE, t));
+    simulatePredicate = flat(registrations.tiers(ExtensionPoint.SIMULATE_PREDICATE, t));
+    simulateAddTask = flat(registrations.tiers(ExtensionPoint.SIMULATE_ADD_TASK, t));
+    simulateRemoveTask = flat(registrations.tiers(ExtensionPoint.SIMULATE_REMOVE_TASK, t));
+    List<EventHandler> handlers = new ArrayList<>();
+    for (Object h : registrations.eventHandlers()) {
+      handlers.add((EventHandler) h);
+    }
+    eventHandlers = List.copyOf(handlers);
+  }
+
+  private static <T> List<T> flat(List<List<T>> tiers) {
+    List<T> out = new ArrayList<>();
+    tiers.forEach(out::addAll);
+    return List.copyOf(out);
+  }
+
+  // ================================================================= Session
+
+  @Override
+  public String uid() {
+    return uid;
+  }
+
+  @Override
+  public Instant now() {
+    return now;
+  }
+
+  @Override
+  public List<JobInfo> jobs() {
+    return jobs;
+  }
+
+  @Override
+  public JobInfo job(String uid) {
+    return jobMap.get(uid);
+  }
+
+  JobState jobState(String uid) {
+    return jobMap.get(uid);
+  }
+
+  @Override
+  public List<NodeInfo> nodes() {
+    return nodes;
+  }
+
+  @Override
+  public NodeInfo node(String name) {
+    return nodeMap.get(name);
+  }
+
+  @Override
+  public List<QueueInfo> queues() {
+    return queues;
+  }
+
+  @Override
+  public QueueInfo queue(String name) {
+    return queueMap.get(name);
+  }
+
+  @Override
+  public Resource totalResource() {
+    return totalResource;
+  }
+
+  @Override
+  public ClusterInfo cluster() {
+    return clusterInfo;
+  }
+
+  @Override
+  public CycleState cycleState(TaskInfo task) {
+    return cycleStates.computeIfAbsent(task.uid(), k -> new CycleStateImpl());
+  }
+
+  @Override
+  public void recordEvent(String kind, String key, String type, String reason, String message) {
+    synchronized (events) {
+      events.add(new SessionResult.Event(kind, key, type, reason, message));
+    }
+  }
+
+  @Override
+  public void setPodGroupCondition(JobInfo job, PodCondition condition) {
+    podGroupConditions
+        .computeIfAbsent(job.uid(), k -> new LinkedHashMap<>())
+        .put(condition.type(), condition);
+  }
+
+  @Override
+  public String jobFitError(JobInfo job) {
+    return FitErrors.jobFitError(this, (JobState) job);
+  }
+
+  @Override
+  public TaskStatus lastTransactionStatus(TaskInfo task) {
+    TaskState t = (TaskState) task;
+    return t.lastStatus != null ? t.lastStatus : t.status;
+  }
+
+  @Override
+  public List<TaskInfo> victimOrder(List<TaskInfo> victims, TaskInfo evictor) {
+    List<TaskInfo> sorted = new ArrayList<>(victims);
+    JobInfo evictorJob = jobMap.get(evictor.jobId());
+    sorted.sort((l, r) -> victimCompare(l, r, evictorJob));
+    return sorted;
+  }
+
+  /** Negative when {@code l} is evicted before {@code r} ({@code BuildVictimsPriorityQueue}). */
+  private int victimCompare(TaskInfo l, TaskInfo r, JobInfo evictorJob) {
+    if (l.jobId().equals(r.jobId())) {
+      return compareTasks(r, l);
+    }
+    JobInfo lJob = jobMap.get(l.jobId());
+    JobInfo rJob = jobMap.get(r.jobId());
+    if (lJob == null || rJob == null) {
+      if (lJob == null && rJob == null) {
+        return compareTasks(r, l);
+      }
+      return lJob == null ? -1 : 1;
+    }
+    if (evictorJob == null || lJob.queue().equals(rJob.queue())) {
+      int c = compareJobsByPlugins(lJob, rJob);
+      if (c > 0) {
+        return -1;
+      }
+      if (c < 0) {
+        return 1;
+      }
+      return compareTasks(r, l);
+    }
+    QueueInfo lq = queueMap.get(lJob.queue());
+    QueueInfo rq = queueMap.get(rJob.queue());
+    QueueInfo eq = queueMap.get(evictorJob.queue());
+    for (List<VictimQueueOrderFn> tier : victimQueueOrder) {
+      for (VictimQueueOrderFn fn : tier) {
+        int c = fn.compare(lq, rq, eq);
+        if (c != 0) {
+          return c;
+        }
+      }
+    }
+    return compareQueues(rq, lq);
+  }
+
+  // ================================================================= ActionSession: ordering
+
+  @Override
+  public boolean actionConfigured(String name) {
+    return conf.actions().contains(name);
+  }
+
+  @Override
+  public Map<String, Object> actionArguments(String action) {
+    return conf.configurations().getOrDefault(action, Map.of());
+  }
+
+  @Override
+  public int compareJobs(JobInfo l, JobInfo r) {
+    int c = compareJobsByPlugins(l, r);
+    if (c != 0) {
+      return c;
+    }
+    c = l.creationTimestamp().compareTo(r.creationTimestamp());
+    return c != 0 ? c : l.uid().compareTo(r.uid());
+  }
+
+  @Override
+  public int compareJobsByPlugins(JobInfo l, JobInfo r) {
+    for (List<JobOrderFn> tier : jobOrder) {
+      for (JobOrderFn fn : tier) {
+        int c = fn.compare(l, r);
+        if (c != 0) {
+          return c;
+        }
+      }
+    }
+    return 0;
+  }
+
+  @Override
+  public int compareQueues(QueueInfo l, QueueInfo r) {
+    for (List<QueueOrderFn> tier : queueOrder) {
+      for (QueueOrderFn fn : tier) {
+        int c = fn.compare(l, r);
+        if (c != 0) {
+          return c;
+        }
+      }
+    }
+    int c = l.creationTimestamp().compareTo(r.creationTimestamp());
+    return c != 0 ? c : l.name().compareTo(r.name());
+  }
+
+  @Override
+  public int compareTasks(TaskInfo l, TaskInfo r) {
+    for (List<TaskOrderFn> tier : taskOrder) {
+      for (TaskOrderFn fn : tier) {
+        int c = fn.compare(l, r);
+        if (c != 0) {
+          return c;
+        }
+      }
+    }
+    int li = l instanceof TaskState ls ? ls.podIndex() : TaskState.podIndex(l.name());
+    int ri = r instanceof TaskState rs ? rs.podIndex() : TaskState.podIndex(r.name());
+    if (li >= 0 && ri >= 0 && li != ri) {
+      return Integer.compare(li, ri);
+    }
+    int c = l.creationTimestamp().compareTo(r.creationTimestamp());
+    return c != 0 ? c : l.uid().compareTo(r.uid());
+  }
+
+  // ================================================================= ActionSession: decisions
+
+  @Override
+  public boolean overused(QueueInfo queue) {
+    for (OverusedFn fn : overused) {
+      if (fn.test(queue)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public boolean allocatable(QueueInfo queue, TaskInfo task) {
+    for (AllocatableFn fn : allocatable) {
+      if (!fn.test(queue, task)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean preemptive(QueueInfo queue, List<TaskInfo> tasks) {
+    for (PreemptiveFn fn : preemptive) {
+      if (!fn.test(queue, tasks)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public Status prePredicate(TaskInfo task) {
+    tasksConsidered.increment();
+    for (PrePredicateFn fn : prePredicates) {
+      Status s = fn.check(task);
+      if (s != null && !s.isSuccess()) {
+        return s;
+      }
+    }
+    return Status.OK;
+  }
+
+  @Override
+  public Status predicate(TaskInfo task, NodeInfo node) {
+    nodesFiltered.increment();
+    for (PredicateFn fn : predicates) {
+      Status s = fn.check(task, node);
+      if (s != null && !s.isSuccess()) {
+        return s;
+      }
+    }
+    return Status.OK;
+  }
+
+  @Override
+  public double[] scoreNodes(TaskInfo task, List<NodeInfo> candidates) {
+    int n = candidates.size();
+    nodesScored.add(n);
+    double[] scores = new double[n];
+    if (!nodeOrders.isEmpty()) {
+      for (int i = 0; i < n; i++) {
+        NodeInfo node = candidates.get(i);
+        double s = 0;
+        for (NodeOrderFn fn : nodeOrders) {
+          s += fn.score(task, node);
+        }
+        scores[i] = s;
+      }
+    }
+    if (!batchNodeOrders.isEmpty()) {
+      double[] batch = new double[n];
+      for (BatchNodeOrderFn fn : batchNodeOrders) {
+        Status s = fn.score(task, candidates, batch);
+        if (s != null && !s.isSuccess()) {
+          // Volcano drops every batch score of the task when one batch scorer fails.
+          return scores;
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        scores[i] += batch[i];
+      }
+    }
+    return scores;
+  }
+
+  @Override
+  public List<TaskInfo> preemptable(TaskInfo preemptor, List<TaskInfo> candidates) {
+    List<List<VictimSelector>> tiers = new ArrayList<>();
+    for (List<PreemptableFn> tier : preemptable) {
+      List<VictimSelector> t = new ArrayList<>();
+      tier.forEach(fn -> t.add(fn::select));
+      tiers.add(t);
+    }
+    return selectVictims(tiers, preemptor, candidates);
+  }
+
+  @Override
+  public List<TaskInfo> reclaimable(TaskInfo reclaimer, List<TaskInfo> candidates) {
+    List<List<VictimSelector>> tiers = new ArrayList<>();
+    for (List<ReclaimableFn> tier : reclaimable) {
+      List<VictimSelector> t = new ArrayList<>();
+      tier.forEach(fn -> t.add(fn::select));
+      tiers.add(t);
+    }
+    return selectVictims(tiers, reclaimer, candidates);
+  }
+
+  private interface VictimSelector {
+    Victims select(TaskInfo evictor, List<TaskInfo> candidates);
+  }
+
+  /**
+   * Volcano's victim selection (§4.3): intersect inside a tier; the first non-empty tier decides.
+   */
+  private static List<TaskInfo> selectVictims(
+      List<List<VictimSelector>> tiers, TaskInfo evictor, List<TaskInfo> candidates) {
+    for (List<VictimSelector> tier : tiers) {
+      List<TaskInfo> victims = null;
+      for (VictimSelector fn : tier) {
+        Victims answer = fn.select(evictor, candidates);
+        if (answer == null || answer.vote() == Vote.ABSTAIN) {
+          continue;
+        }
+        if (answer.tasks().isEmpty() || answer.vote() == Vote.REJECT) {
+          victims = null;
+          break;
+        }
+        if (victims == null) {
+          victims = new ArrayList<>(answer.tasks());
+        } else {
+          Set<String> keep = new HashSet<>();
+          answer.tasks().forEach(t -> keep.add(t.uid()));
+          victims.removeIf(v -> !keep.contains(v.uid()));
+          if (victims.isEmpty()) {
+            victims = null;
+          }
+        }
+      }
+      if (victims != null) {
+        return victims;
+      }
+    }
+    return List.of();
+  }
+
+  @Override
+  public boolean jobEnqueueable(JobInfo job) {
+    return vote(jobEnqueueable, fn -> fn.vote(job));
+  }
+
+  @Override
+  public void jobEnqueued(JobInfo job) {
+    jobEnqueued.forEach(fn -> fn.enqueued(job));
+  }
+
+  @Override
+  public boolean jobReady(JobInfo job) {
+    for (JobReadyFn fn : jobReady) {
+      if (!fn.test(job)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public boolean jobPipelined(JobInfo job) {
+    return vote(jobPipelined, fn -> fn.vote(job));
+  }
+
+  /** Volcano's vote rule (§4.2). */
+  private static <T> boolean vote(List<List<T>> tiers, java.util.function.Function<T, Vote> call) {
+    for (List<T> tier : tiers) {
+      boolean permitted = false;
+      for (T fn : tier) {
+        Vote v = call.apply(fn);
+        if (v == Vote.REJECT) {
+          return false;
+        }
+        if (v == Vote.PERMIT) {
+          permitted = true;
+        }
+      }
+      if (permitted) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public ValidationResult jobValid(JobInfo job) {
+    for (JobValidFn fn : jobValid) {
+      ValidationResult r = fn.validate(job);
+      if (r != null && !r.pass()) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public boolean jobStarving(JobInfo job) {
+    for (List<JobStarvingFn> tier : jobStarving) {
+      if (tier.isEmpty()) {
+        continue;
+      }
+      for (JobStarvingFn fn : tier) {
+        if (!fn.test(job)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public List<TaskInfo> victimTasks(List<TaskInfo> tasks) {
+    for (List<VictimTasksFn> tier : victimTasks) {
+      Set<TaskInfo> union = new LinkedHashSet<>();
+      for (VictimTasksFn fn : tier) {
+        List<TaskInfo> v = fn.select(tasks);
+        if (v != null) {
+          union.addAll(v);
+        }
+      }
+      if (!union.isEmpty()) {
+        return new ArrayList<>(union);
+      }
+    }
+    return List.of();
+  }
+
+  @Override
+  public boolean simulateAllocatable(CycleState state, QueueInfo queue, TaskInfo task) {
+    for (SimulateAllocatableFn fn : simulateAllocatable) {
+      if (!fn.test(state, queue, task)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public Status simulatePredicate(CycleState state, TaskInfo task, NodeInfo node) {
+    for (SimulatePredicateFn fn : simulatePredicate) {
+      Status s = fn.check(state, task, node);
+      if (s != null && !s.isSuccess()) {
+        return s;
+      }
+    }
+    return Status.OK;
+  }
+
+  @Override
+  public Status simulateAddTask(
+      CycleState state, TaskInfo taskToSchedule, TaskInfo taskToAdd, NodeInfo node) {
+    for (SimulateAddTaskFn fn : simulateAddTask) {
+      Status s = fn.add(state, taskToSchedule, taskToAdd, node);
+      if (s != null && !s.isSuccess()) {
+        return s;
+      }
+    }
+    return Status.OK;
+  }
+
+  @Override
+  public Status simulateRemoveTask(
+      CycleState state, TaskInfo taskToSchedule, TaskInfo taskToRemove, NodeInfo node) {
+    for (SimulateRemoveTaskFn fn : simulateRemoveTask) {
+      Status s = fn.remove(state, taskToSchedule, taskToRemove, node);
+      if (s != null && !s.isSuccess()) {
+        return s;
+      }
+    }
+    return Status.OK;
+  }
+
+  // ================================================================= operations
+
+  @Override
+  public Statement newStatement() {
+    return new StatementImpl(this);
+  }
+
+  @Override
+  public Status allocate(TaskInfo task, NodeInfo node) {
+    TaskState t = (TaskState) task;
+    Status s = doAllocate(t, (NodeState) node);
+    if (!s.isSuccess()) {
+      return s;
+    }
+    JobState job = jobMap.get(t.jobId());
+    if (job != null && jobReady(job)) {
+      for (TaskState other : job.taskStates()) {
+        if (other.status == TaskStatus.ALLOCATED) {
+          commitBind(other);
+        }
+      }
+    }
+    return Status.OK;
+  }
+
+  @Override
+  public void evict(TaskInfo task, String reason) {
+    TaskState t = (TaskState) task;
+    doEvict(t);
+    commitEvict(t, reason);
+  }
+
+  @Override
+  public void setJobPhase(JobInfo job, PodGroupPhase phase) {
+    ((JobState) job).phase = phase;
+  }
+
+  @Override
+  public void recordFitError(TaskInfo task, String nodeName, Status status) {
+    synchronized (fitErrors) {
+      fitErrors.computeIfAbsent(task.uid(), k -> new LinkedHashMap<>()).put(nodeName, status);
+    }
+  }
+
+  @Override
+  public void recordTaskError(TaskInfo task, Status status) {
+    synchronized (fitErrors) {
+      Map<String, Status> perNode =
+          fitErrors.computeIfAbsent(task.uid(), k -> new LinkedHashMap<>());
+      for (NodeInfo n : nodes) {
+        perNode.put(n.name(), status);
+      }
+      taskErrors.put(task.uid(), status);
+    }
+  }
+
+  @Override
+  public boolean hasFitErrors(TaskInfo task) {
+    synchronized (fitErrors) {
+      Map<String, Status> m = fitErrors.get(task.uid());
+      return m != null && !m.isEmpty();
+    }
+  }
+
+  @Override
+  public boolean unresolvableOn(TaskInfo task, String nodeName) {
+    synchronized (fitErrors) {
+      Map<String, Status> m = fitErrors.get(task.uid());
+      if (m == null) {
+        return false;
+      }
+      Status s = m.get(nodeName);
+      return s != null && s.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE;
+    }
+  }
+
+  @Override
+  public void recordEvictionFor(TaskInfo victim, TaskInfo evictor) {
+    evictedFor.put(victim.uid(), evictor.key());
+  }
+
+  // ------------------------------------------------------------ in-memory effects
+
+  void doEvict(TaskState t) {
+    JobState job = jobMap.get(t.jobId());
+    NodeState node = nodeMap.get(t.nodeName);
+    TaskStatus old = t.status;
+    if (job != null) {
+      job.setStatus(t, TaskStatus.RELEASING);
+    } else {
+      t.status = TaskStatus.RELEASING;
+    }
+    if (node != null) {
+      node.updateTask(t, old, TaskStatus.RELEASING);
+    }
+    for (EventHandler h : eventHandlers) {
+      h.deallocated(t);
+    }
+  }
+
+  void undoEvict(TaskState t) {
+    JobState job = jobMap.get(t.jobId());
+    NodeState node = nodeMap.get(t.nodeName);
+    TaskStatus old = t.status;
+    if (job != null) {
+      job.setStatus(t, TaskStatus.RUNNING);
+    } else {
+      t.status = TaskStatus.RUNNING;
+    }
+    if (node != null) {
+      node.updateTask(t, old, TaskStatus.RUNNING);
+    }
+    for (EventHandler h : eventHandlers) {
+      h.allocated(t);
+    }
+  }
+
+  Status doPipeline(TaskState t, NodeState node, boolean evictionOccurred) {
+    return place(t, node, TaskStatus.PIPELINED, evictionOccurred);
+  }
+
+  Status doAllocate(TaskState t, NodeState node) {
+    return place(t, node, TaskStatus.ALLOCATED, false);
+  }
+
+  private Status place(TaskState t, NodeState node, TaskStatus status, boolean evictionOccurred) {
+    JobState job = jobMap.get(t.jobId());
+    if (job == null || node == null) {
+      return Status.error("task " + t.key() + ": job or node not in session");
+    }
+    job.setStatus(t, status);
+    t.nodeName = node.name();
+    t.evictionOccurred = evictionOccurred;
+    node.addTask(t);
+    for (EventHandler h : eventHandlers) {
+      Status s = h.allocated(t);
+      if (s != null && !s.isSuccess()) {
+        undoPlacement(t);
+        return s;
+      }
+    }
+    return Status.OK;
+  }
+
+  void undoPlacement(TaskState t) {
+    JobState job = jobMap.get(t.jobId());
+    NodeState node = nodeMap.get(t.nodeName);
+    if (node != null) {
+      node.removeTask(t);
+    }
+    if (job != null) {
+      job.setStatus(t, TaskStatus.PENDING);
+    } else {
+      t.status = TaskStatus.PENDING;
+    }
+    t.nodeName = "";
+    for (EventHandler h : eventHandlers) {
+      h.deallocated(t);
+    }
+  }
+
+  void commitEvict(TaskState t, String reason) {
+    evictions.add(
+        new SessionResult.Eviction(t.key(), reason, evictedFor.getOrDefault(t.uid(), "")));
+    recordEvent("Pod", t.key(), "Warning", "Evict", "Pod is evicted, because of " + reason);
+    if (!t.jobId().isEmpty()) {
+      recordEvent("PodGroup", t.jobId(), "Normal", "Evict", reason);
+    }
+  }
+
+  void commitBind(TaskState t) {
+    JobState job = jobMap.get(t.jobId());
+    NodeState node = nodeMap.get(t.nodeName);
+    TaskStatus old = t.status;
+    if (job != null) {
+      job.setStatus(t, TaskStatus.BINDING);
+    }
+    if (node != null) {
+      node.updateTask(t, old, TaskStatus.BINDING);
+    }
+    binds.add(new SessionResult.Bind(t.key(), t.nodeName));
+    recordEvent(
+        "Pod",
+        t.key(),
+        "Normal",
+        "Scheduled",
+        "Successfully assigned " + t.namespace() + "/" + t.name() + " to " + t.nodeName);
+  }
+
+  Map<String, Status> fitErrorsOf(TaskInfo task) {
+    synchronized (fitErrors) {
+      Map<String, Status> m = fitErrors.get(task.uid());
+      return m == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(m));
+    }
+  }
+
+  SchedulerConf conf() {
+    return conf;
+  }
+
+  Map<String, QueueState> queueMap() {
+    return queueMap;
+  }
+
+  Map<String, JobState> jobMap() {
+    return jobMap;
+  }
+}

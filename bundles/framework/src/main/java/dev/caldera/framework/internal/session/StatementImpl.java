@@ -1,0 +1,99 @@
+package dev.caldera.framework.internal.session;
+
+import dev.caldera.api.action.Statement;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.TaskInfo;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Volcano's {@code framework.Statement}: operations change the session at once and reach the
+ * cluster only on {@link #commit()}; {@link #discard()} undoes them newest first.
+ */
+final class StatementImpl implements Statement {
+
+  private enum Kind {
+    EVICT,
+    PIPELINE,
+    ALLOCATE
+  }
+
+  private record Operation(Kind kind, TaskState task, String reason) {}
+
+  private final SessionImpl session;
+  private final List<Operation> operations = new ArrayList<>();
+
+  StatementImpl(SessionImpl session) {
+    this.session = session;
+  }
+
+  @Override
+  public void evict(TaskInfo task, String reason) {
+    TaskState t = (TaskState) task;
+    session.doEvict(t);
+    operations.add(new Operation(Kind.EVICT, t, reason));
+  }
+
+  @Override
+  public Status pipeline(TaskInfo task, NodeInfo node, boolean evictionOccurred) {
+    TaskState t = (TaskState) task;
+    Status status = session.doPipeline(t, (NodeState) node, evictionOccurred);
+    if (status.isSuccess()) {
+      operations.add(new Operation(Kind.PIPELINE, t, ""));
+    }
+    return status;
+  }
+
+  @Override
+  public Status allocate(TaskInfo task, NodeInfo node) {
+    TaskState t = (TaskState) task;
+    Status status = session.doAllocate(t, (NodeState) node);
+    if (status.isSuccess()) {
+      operations.add(new Operation(Kind.ALLOCATE, t, ""));
+    }
+    return status;
+  }
+
+  @Override
+  public void commit() {
+    for (Operation op : operations) {
+      op.task.lastStatus = null;
+      op.task.lastNodeName = null;
+      switch (op.kind) {
+        case EVICT -> session.commitEvict(op.task, op.reason);
+        case PIPELINE -> {
+          // Pipelining is never sent to the cluster; it shows at session close.
+        }
+        case ALLOCATE -> session.commitBind(op.task);
+      }
+    }
+    operations.clear();
+  }
+
+  @Override
+  public void discard() {
+    for (int i = operations.size() - 1; i >= 0; i--) {
+      Operation op = operations.get(i);
+      op.task.lastStatus = op.task.status;
+      op.task.lastNodeName = op.task.nodeName;
+      switch (op.kind) {
+        case EVICT -> session.undoEvict(op.task);
+        case PIPELINE, ALLOCATE -> session.undoPlacement(op.task);
+      }
+    }
+    operations.clear();
+  }
+
+  @Override
+  public void merge(Statement other) {
+    StatementImpl o = (StatementImpl) other;
+    operations.addAll(o.operations);
+    o.operations.clear();
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return operations.isEmpty();
+  }
+}
