@@ -50,8 +50,14 @@ public enum Flag {
     return defaultValue;
   }
 
-  /** The flag spelled {@code key}, or null. */
+  /**
+   * The flag spelled {@code key}, or null. {@code enabledHierarchy} is accepted for {@code
+   * enableHierarchy}, a spelling found in published Volcano confs.
+   */
   public static Flag byKey(String key) {
+    if (key.equals("enabledHierarchy")) {
+      return HIERARCHY;
+    }
     for (Flag f : values()) {
       if (f.key.equals(key)) {
         return f;

@@ -1,0 +1,120 @@
+package dev.caldera.framework.internal.actions;
+
+import dev.caldera.api.action.ActionSession;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.TaskInfo;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+
+/**
+ * Volcano's {@code PredicateHelper.PredicateNodes}, deterministic: every candidate node is checked
+ * (no sampling, no rotating start), in parallel when there are many, and the feasible nodes come
+ * back in candidate order.
+ *
+ * <p>The error cache: when enabled and the task has a role, a node that failed a task of the same
+ * job and role before, during this helper's life, fails again without being checked.
+ *
+ * <p>Not thread-safe; a {@link Filtered} result is valid until the next {@link #filter} call on any
+ * helper of the same {@link NodeSet}.
+ */
+final class PredicateHelper {
+
+  /** Below this many candidates the checks run on the calling thread. */
+  static final int PARALLEL_THRESHOLD = 256;
+
+  /** Checks one node for a task: {@link Status#OK} keeps it, anything else rejects it. */
+  @FunctionalInterface
+  interface NodeCheck {
+    Status check(TaskInfo task, NodeInfo node);
+  }
+
+  private final NodeSet nodes;
+  private final boolean cacheEnabled;
+  private final Map<String, Status[]> errorCache = new HashMap<>();
+
+  PredicateHelper(NodeSet nodes, boolean cacheEnabled) {
+    this.nodes = nodes;
+    this.cacheEnabled = cacheEnabled;
+  }
+
+  /** Checks the nodes {@code candidates[0..count)} (indices into the node set, in order). */
+  Filtered filter(TaskInfo task, int[] candidates, int count, NodeCheck check) {
+    Status[] results = nodes.scratch();
+    String cacheKey = cacheEnabled && !task.taskRole().isEmpty() ? cacheKey(task) : null;
+    Status[] cached = cacheKey == null ? null : errorCache.get(cacheKey);
+    if (count >= PARALLEL_THRESHOLD) {
+      IntStream.range(0, count)
+          .parallel()
+          .forEach(k -> results[k] = checkOne(task, candidates[k], cached, check));
+    } else {
+      for (int k = 0; k < count; k++) {
+        results[k] = checkOne(task, candidates[k], cached, check);
+      }
+    }
+    List<NodeInfo> feasible = new ArrayList<>();
+    Status[] cache = cached;
+    for (int k = 0; k < count; k++) {
+      Status s = results[k];
+      if (s.isSuccess()) {
+        feasible.add(nodes.get(candidates[k]));
+      } else if (cacheKey != null) {
+        if (cache == null) {
+          cache = new Status[nodes.size()];
+          errorCache.put(cacheKey, cache);
+        }
+        cache[candidates[k]] = s;
+      }
+    }
+    return new Filtered(feasible, candidates, count, results);
+  }
+
+  /** Checks every node. */
+  Filtered filterAll(TaskInfo task, NodeCheck check) {
+    return filter(task, nodes.all(), nodes.size(), check);
+  }
+
+  private Status checkOne(TaskInfo task, int node, Status[] cached, NodeCheck check) {
+    if (cached != null && cached[node] != null) {
+      return cached[node];
+    }
+    return check.check(task, nodes.get(node));
+  }
+
+  private static String cacheKey(TaskInfo task) {
+    return task.jobId() + "/" + task.taskRole();
+  }
+
+  /** The outcome of one {@link #filter} call. */
+  final class Filtered {
+
+    private final List<NodeInfo> feasible;
+    private final int[] candidates;
+    private final int count;
+    private final Status[] results;
+
+    private Filtered(List<NodeInfo> feasible, int[] candidates, int count, Status[] results) {
+      this.feasible = feasible;
+      this.candidates = candidates;
+      this.count = count;
+      this.results = results;
+    }
+
+    /** The nodes that passed, in candidate order. */
+    List<NodeInfo> feasible() {
+      return feasible;
+    }
+
+    /** Records the failure of every rejected node as the task's fit error on that node. */
+    void recordFailures(ActionSession session, TaskInfo task) {
+      for (int k = 0; k < count; k++) {
+        if (!results[k].isSuccess()) {
+          session.recordFitError(task, nodes.get(candidates[k]).name(), results[k]);
+        }
+      }
+    }
+  }
+}
