@@ -116,6 +116,24 @@ public interface ActionSession extends Session {
   /** Sets a job's phase in this session (enqueue admits: Pending → Inqueue). */
   void setJobPhase(JobInfo job, PodGroupPhase phase);
 
+  /**
+   * Un-pipelines a Pipelined task at once ({@code Statement.UnPipeline}, used by backfill for
+   * best-effort tasks): it goes back to Pending, leaves its node, and deallocate handlers run. The
+   * operation is not recorded in any statement. Sessions that support backfill override this.
+   */
+  default void unpipeline(TaskInfo task) {
+    throw new UnsupportedOperationException("unpipeline is not supported by this session");
+  }
+
+  /**
+   * Records a fit error of the task that names no node ({@code FitErrors.SetError}): the task's
+   * fit-error message is then exactly {@code message}, and it counts for {@link #hasFitErrors}. The
+   * default records it on every node instead.
+   */
+  default void recordTaskMessage(TaskInfo task, String message) {
+    recordTaskError(task, Status.unschedulable(message));
+  }
+
   /** Records why a task does not fit a node (kept for events and fit-error messages). */
   void recordFitError(TaskInfo task, String nodeName, Status status);
 

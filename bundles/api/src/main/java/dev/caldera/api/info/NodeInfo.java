@@ -37,6 +37,19 @@ public interface NodeInfo {
   /** {@code FutureIdle = Idle + Releasing − Pipelined}, as a new resource. */
   Resource futureIdle();
 
+  /**
+   * Whether {@code request} fits {@link #futureIdle()} (ε rule, absent scalars as 0), without
+   * allocating.
+   */
+  default boolean fitsFutureIdle(Resource request) {
+    return request.fitsWithin(idle(), releasing(), pipelined());
+  }
+
+  /** Whether {@code request} fits {@link #idle()} (ε rule, absent scalars as 0). */
+  default boolean fitsIdle(Resource request) {
+    return request.fits(idle());
+  }
+
   /** Tasks on this node (occupying, releasing or pipelined), in the order they were added. */
   List<TaskInfo> tasks();
 

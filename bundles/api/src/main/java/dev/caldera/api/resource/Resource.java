@@ -498,6 +498,28 @@ public final class Resource {
   }
 
   /**
+   * Allocation-free {@code lessEqual(base + plus − minus, ZERO)}: whether this fits what is left of
+   * {@code base} after adding {@code plus} and taking {@code minus} (a node's future idle is idle +
+   * releasing − pipelined). Absent scalars count as 0.
+   */
+  public boolean fitsWithin(Resource base, Resource plus, Resource minus) {
+    if (!leq(values[0], base.values[0] + plus.values[0] - minus.values[0])
+        || !leq(values[1], base.values[1] + plus.values[1] - minus.values[1])) {
+      return false;
+    }
+    for (int i = 2; i < values.length; i++) {
+      double l = values[i];
+      if (Double.isNaN(l)) {
+        continue;
+      }
+      if (!leq(l, base.get(i) + plus.get(i) - minus.get(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * {@code LessEqualWithDimensionAndResourcesName(rr, req)}: compares only dimensions where {@code
    * req > 0}, {@code pods} skipped, strictly ({@code this > rr} is insufficient, no ε). Returns the
    * insufficient names; empty means within. {@code req == null} falls back to {@link

@@ -94,11 +94,6 @@ final class NodeState implements NodeInfo {
     addTask(task);
   }
 
-  /** Whether {@code req} fits {@code Idle + Releasing − Pipelined} (ε rule), without allocating. */
-  boolean fitsFutureIdle(Resource req) {
-    return req.fits(futureIdle());
-  }
-
   @Override
   public String name() {
     return node.name();
