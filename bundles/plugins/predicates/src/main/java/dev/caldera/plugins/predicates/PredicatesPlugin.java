@@ -1,0 +1,48 @@
+package dev.caldera.plugins.predicates;
+
+import dev.caldera.api.ExtensionPoint;
+import dev.caldera.api.Extensions;
+import dev.caldera.api.Plugin;
+import dev.caldera.api.Session;
+import dev.caldera.api.extension.Status;
+
+/**
+ * Volcano's {@code predicates} plugin: the Kubernetes filters a pod must pass on a node, apart from
+ * resources (node pod count, unschedulable, node affinity, taints, host ports, inter-pod affinity,
+ * topology spread), with the pre-filter state, the topology-aware preemption simulations and the
+ * event handler that keep them current. The volume filters pass: the model has no volumes.
+ */
+public final class PredicatesPlugin implements Plugin {
+
+  /** The registration name. */
+  public static final String NAME = "predicates";
+
+  private final PredicatesArguments arguments;
+
+  public PredicatesPlugin(PredicatesArguments arguments) {
+    this.arguments = arguments;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** The validated arguments. */
+  public PredicatesArguments arguments() {
+    return arguments;
+  }
+
+  @Override
+  public void onSessionOpen(Session session, Extensions extensions) {
+    PredicatesSession predicates = new PredicatesSession(arguments, session);
+    extensions.add(ExtensionPoint.PRE_PREDICATE, predicates::prePredicate);
+    extensions.add(ExtensionPoint.PREDICATE, predicates::predicate);
+    // Volume binding and DRA scores: both skip pods without volumes or claims, i.e. every pod here.
+    extensions.add(ExtensionPoint.BATCH_NODE_ORDER, (task, nodes, scores) -> Status.OK);
+    extensions.add(ExtensionPoint.SIMULATE_PREDICATE, predicates::simulatePredicate);
+    extensions.add(ExtensionPoint.SIMULATE_ADD_TASK, predicates::simulateAddTask);
+    extensions.add(ExtensionPoint.SIMULATE_REMOVE_TASK, predicates::simulateRemoveTask);
+    extensions.add(ExtensionPoint.EVENT_HANDLER, predicates.eventHandler());
+  }
+}

@@ -1,0 +1,380 @@
+package dev.caldera.plugins.predicates;
+
+import dev.caldera.api.Session;
+import dev.caldera.api.extension.CycleState;
+import dev.caldera.api.extension.EventHandler;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.Node;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The predicates plugin's work for one session.
+ *
+ * <p>Which pods count on a node: the node's {@link NodeInfo#tasks()} (occupying, releasing and
+ * pipelined tasks, kept by the framework) minus the tasks this session deallocated, which is what
+ * Volcano's own pod list holds (a pipelined task counts at once, an evicted one stops counting at
+ * once). The event handler records deallocations and marks the node's cached view out of date.
+ *
+ * <p>Threads: {@link #predicate} may run concurrently for different nodes; the pre-predicate, the
+ * event handler and the simulations' state changes run on the scheduling thread between predicate
+ * rounds.
+ */
+final class PredicatesSession {
+
+  private final PredicatesArguments args;
+  private final Session session;
+  private final List<NodeSlot> slotList = new ArrayList<>();
+  private final Map<String, NodeSlot> slots = new HashMap<>();
+  private final List<Namespace> namespaces;
+  private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+
+  /** Tasks deallocated in this session and not allocated again, by UID. */
+  private final Map<String, Boolean> deallocated = new ConcurrentHashMap<>();
+
+  private final Map<String, TaskFacts> facts = new ConcurrentHashMap<>();
+
+  /** Node → pod template → whether the stable filters passed ({@code predicate.CacheEnable}). */
+  private final Map<String, Map<String, Boolean>> stableCache = new ConcurrentHashMap<>();
+
+  /** Counted pods with required anti-affinity, by UID; built on first need. */
+  private Map<String, TaskInfo> antiAffinityPods;
+
+  /** The state written by the latest pre-predicate, to skip the cycle-state lookup. */
+  private volatile TaskState last;
+
+  PredicatesSession(PredicatesArguments args, Session session) {
+    this.args = args;
+    this.session = session;
+    for (NodeInfo node : session.nodes()) {
+      NodeSlot slot = new NodeSlot(node);
+      slotList.add(slot);
+      slots.put(node.name(), slot);
+    }
+    this.namespaces = session.cluster().namespaces();
+    for (Namespace ns : namespaces) {
+      namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
+    }
+  }
+
+  // ------------------------------------------------------------ pre-predicate
+
+  /**
+   * Parses the pod once and computes the inter-pod affinity and spread counts over the current
+   * cluster, for the predicate and simulations that follow.
+   */
+  synchronized Status prePredicate(TaskInfo task) {
+    TaskFacts f = facts(task);
+    if (args.nodeAffinity() && f.nodeNamesConflict) {
+      return Reasons.NODE_AFFINITY_CONFLICT_STATUS;
+    }
+    TaskState state = prepare(task, f);
+    session.cycleState(task).write(TaskState.KEY, state);
+    last = state;
+    return Status.OK;
+  }
+
+  private TaskState prepare(TaskInfo task, TaskFacts f) {
+    InterPodAffinityState affinity = args.podAffinity() ? affinityState(f) : null;
+    SpreadState spread = args.podTopologySpread() && f.spread.length > 0 ? spreadState(f) : null;
+    return new TaskState(task, f, affinity, spread);
+  }
+
+  private InterPodAffinityState affinityState(TaskFacts f) {
+    InterPodAffinityState state =
+        new InterPodAffinityState(
+            f,
+            namespaceLabels.get(f.pod.namespace()),
+            new TopologyCounts(),
+            new TopologyCounts(),
+            new TopologyCounts());
+    for (TaskInfo existing : antiAffinityPods().values()) {
+      NodeSlot slot = slots.get(existing.nodeName());
+      if (slot != null) {
+        state.countExistingAntiAffinity(
+            facts(existing).existingAntiAffinity, labels(slot.info.node()));
+      }
+    }
+    if (f.affinity.length > 0 || f.antiAffinity.length > 0) {
+      for (NodeSlot slot : slotList) {
+        Map<String, String> nodeLabels = labels(slot.info.node());
+        for (TaskInfo existing : slot.view(deallocated).pods) {
+          state.countIncomingTerms(existing.pod(), nodeLabels, 1);
+        }
+      }
+    }
+    return state.skippable() ? null : state;
+  }
+
+  private Map<String, TaskInfo> antiAffinityPods() {
+    if (antiAffinityPods == null) {
+      Map<String, TaskInfo> pods = new LinkedHashMap<>();
+      for (NodeSlot slot : slotList) {
+        for (TaskInfo t : slot.view(deallocated).pods) {
+          if (TaskFacts.hasRequiredAntiAffinity(t.pod())) {
+            pods.put(t.uid(), t);
+          }
+        }
+      }
+      antiAffinityPods = pods;
+    }
+    return antiAffinityPods;
+  }
+
+  private SpreadState spreadState(TaskFacts f) {
+    SpreadConstraint[] constraints = f.spread;
+    SpreadState.Builder builder = new SpreadState.Builder(constraints);
+    String namespace = f.pod.namespace();
+    for (NodeSlot slot : slotList) {
+      Node node = slot.info.node();
+      Map<String, String> nodeLabels = labels(node);
+      if (!hasTopologyKeys(nodeLabels, constraints)) {
+        continue;
+      }
+      List<TaskInfo> pods = null;
+      for (int i = 0; i < constraints.length; i++) {
+        SpreadConstraint c = constraints[i];
+        if (c.honorNodeAffinity() && !f.nodeSelection.matches(node)) {
+          continue;
+        }
+        if (c.honorNodeTaints() && TaskFacts.hasUntoleratedTaint(node.taints(), f.tolerations)) {
+          continue;
+        }
+        if (pods == null) {
+          pods = slot.view(deallocated).pods;
+        }
+        int matching = 0;
+        for (TaskInfo t : pods) {
+          if (c.counts(t.pod(), namespace)) {
+            matching++;
+          }
+        }
+        builder.domain(i, nodeLabels.get(c.topologyKey()), matching);
+      }
+    }
+    return builder.build(f.pod.metadata().labels());
+  }
+
+  private static boolean hasTopologyKeys(
+      Map<String, String> nodeLabels, SpreadConstraint[] constraints) {
+    for (SpreadConstraint c : constraints) {
+      if (!nodeLabels.containsKey(c.topologyKey())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ------------------------------------------------------------ predicate
+
+  /**
+   * Volcano's predicate: the pod count (does not stop the checks), the stable filters (node
+   * unschedulable, node affinity, taints; each failure is final), then host ports, inter-pod
+   * affinity and topology spread, stopping at a status preemption cannot resolve. All failures
+   * found are returned together.
+   */
+  Status predicate(TaskInfo task, NodeInfo node) {
+    NodeSlot slot = slots.get(node.name());
+    if (slot == null) {
+      return Reasons.NODE_INFO_NOT_FOUND_STATUS;
+    }
+    TaskState state = state(task);
+    TaskFacts f = state.facts;
+    Status result = null;
+    if (node.allocatable().maxTaskNum() <= podCount(node, slot)) {
+      result = Reasons.POD_COUNT_STATUS;
+    }
+    Node n = node.node();
+    Status stable = args.cache() && f.templateUid != null ? cachedStable(f, n) : stable(f, n);
+    if (stable != null) {
+      return add(result, stable);
+    }
+    if (args.nodePorts()
+        && f.hostPorts.length > 0
+        && slot.view(deallocated).ports().conflicts(f.hostPorts)) {
+      result = add(result, Reasons.NODE_PORTS_STATUS);
+    }
+    Map<String, String> nodeLabels = labels(n);
+    if (state.affinity != null) {
+      Status s = state.affinity.filter(nodeLabels);
+      if (s != null) {
+        result = add(result, s);
+        if (Reasons.aborts(s)) {
+          return result;
+        }
+      }
+    }
+    if (state.spread != null) {
+      Status s = state.spread.filter(nodeLabels);
+      if (s != null) {
+        result = add(result, s);
+      }
+    }
+    return result == null ? Status.OK : result;
+  }
+
+  private int podCount(NodeInfo node, NodeSlot slot) {
+    return deallocated.isEmpty() ? node.taskCount() : slot.view(deallocated).pods.size();
+  }
+
+  /** The first failing stable filter, or null. */
+  private Status stable(TaskFacts f, Node node) {
+    if (node.unschedulable() && !f.toleratesUnschedulable) {
+      return Reasons.NODE_UNSCHEDULABLE_STATUS;
+    }
+    if (args.nodeAffinity() && !f.nodeSelection.isEmpty() && !f.nodeSelection.matches(node)) {
+      return Reasons.NODE_AFFINITY_STATUS;
+    }
+    if (args.taintToleration() && TaskFacts.hasUntoleratedTaint(node.taints(), f.tolerations)) {
+      return Reasons.TAINT_STATUS;
+    }
+    return null;
+  }
+
+  /**
+   * The stable filters through the per-template cache: a cached failure is reported as Volcano's
+   * generic cache error, not as the original reason.
+   */
+  private Status cachedStable(TaskFacts f, Node node) {
+    Map<String, Boolean> byTemplate = stableCache.get(node.name());
+    Boolean fit = byTemplate == null ? null : byTemplate.get(f.templateUid);
+    if (fit != null) {
+      return fit ? null : Reasons.CACHED_FAILURE_STATUS;
+    }
+    Status s = stable(f, node);
+    stableCache
+        .computeIfAbsent(node.name(), k -> new ConcurrentHashMap<>())
+        .put(f.templateUid, s == null);
+    return s;
+  }
+
+  private static Status add(Status sofar, Status failure) {
+    return sofar == null ? failure : Status.combine(List.of(sofar, failure));
+  }
+
+  // ------------------------------------------------------------ simulations
+
+  /** The inter-pod affinity filter against the simulated state in {@code state}. */
+  Status simulatePredicate(CycleState state, TaskInfo task, NodeInfo node) {
+    InterPodAffinityState affinity = simulated(state);
+    if (affinity == null) {
+      return Status.OK;
+    }
+    Status s = affinity.filter(labels(node.node()));
+    return s == null ? Status.OK : s;
+  }
+
+  /** Counts {@code added} on {@code node} in the simulated state. */
+  Status simulateAddTask(CycleState state, TaskInfo toSchedule, TaskInfo added, NodeInfo node) {
+    return simulateUpdate(state, added, node, 1);
+  }
+
+  /** Uncounts {@code removed} on {@code node} in the simulated state. */
+  Status simulateRemoveTask(
+      CycleState state, TaskInfo toSchedule, TaskInfo removed, NodeInfo node) {
+    return simulateUpdate(state, removed, node, -1);
+  }
+
+  private Status simulateUpdate(CycleState state, TaskInfo task, NodeInfo node, int delta) {
+    InterPodAffinityState affinity = simulated(state);
+    if (affinity != null) {
+      affinity.update(facts(task), labels(node.node()), delta);
+    }
+    return Status.OK;
+  }
+
+  /** The inter-pod affinity state in a (copied) cycle state, or null when skipped or absent. */
+  private InterPodAffinityState simulated(CycleState state) {
+    if (!args.podAffinity()) {
+      return null;
+    }
+    return state.read(TaskState.KEY) instanceof TaskState s ? s.affinity : null;
+  }
+
+  // ------------------------------------------------------------ events
+
+  /** Keeps the per-node pod views in step with allocations and deallocations. */
+  EventHandler eventHandler() {
+    return new EventHandler() {
+      @Override
+      public Status allocated(TaskInfo task) {
+        onAllocated(task);
+        return Status.OK;
+      }
+
+      @Override
+      public void deallocated(TaskInfo task) {
+        onDeallocated(task);
+      }
+    };
+  }
+
+  private synchronized void onAllocated(TaskInfo task) {
+    deallocated.remove(task.uid());
+    touch(task.nodeName());
+    if (antiAffinityPods != null && TaskFacts.hasRequiredAntiAffinity(task.pod())) {
+      antiAffinityPods.put(task.uid(), task);
+    }
+  }
+
+  private synchronized void onDeallocated(TaskInfo task) {
+    deallocated.put(task.uid(), Boolean.TRUE);
+    touch(task.nodeName());
+    if (antiAffinityPods != null) {
+      antiAffinityPods.remove(task.uid());
+    }
+  }
+
+  /** Marks the node's view out of date; every node's when the task names none. */
+  private void touch(String nodeName) {
+    NodeSlot slot = slots.get(nodeName);
+    if (slot != null) {
+      slot.touch();
+      return;
+    }
+    for (NodeSlot s : slotList) {
+      s.touch();
+    }
+  }
+
+  // ------------------------------------------------------------ helpers
+
+  /** The state from the task's pre-predicate; computed now if there was none. */
+  private TaskState state(TaskInfo task) {
+    TaskState s = last;
+    if (s != null && s.task == task) {
+      return s;
+    }
+    CycleState cycleState = session.cycleState(task);
+    if (cycleState.read(TaskState.KEY) instanceof TaskState stored) {
+      return stored;
+    }
+    synchronized (this) {
+      if (cycleState.read(TaskState.KEY) instanceof TaskState stored) {
+        return stored;
+      }
+      TaskState prepared = prepare(task, facts(task));
+      cycleState.write(TaskState.KEY, prepared);
+      return prepared;
+    }
+  }
+
+  private TaskFacts facts(TaskInfo task) {
+    TaskFacts f = facts.get(task.uid());
+    if (f == null) {
+      f = facts.computeIfAbsent(task.uid(), k -> TaskFacts.of(task.pod(), namespaces));
+    }
+    return f;
+  }
+
+  private static Map<String, String> labels(Node node) {
+    return node.metadata().labels();
+  }
+}

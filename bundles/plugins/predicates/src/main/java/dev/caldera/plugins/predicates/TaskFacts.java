@@ -1,0 +1,153 @@
+package dev.caldera.plugins.predicates;
+
+import dev.caldera.api.model.Container;
+import dev.caldera.api.model.ContainerPort;
+import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodAffinity;
+import dev.caldera.api.model.Taint;
+import dev.caldera.api.model.Toleration;
+import dev.caldera.api.model.TopologySpreadConstraint;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the filters need to know about one pod, parsed once per session: its node selection,
+ * tolerations, host ports, required inter-pod terms and hard spread constraints. A pod without any
+ * of them costs the filters only a few field reads.
+ */
+final class TaskFacts {
+
+  static final String UNSCHEDULABLE_TAINT_KEY = "node.kubernetes.io/unschedulable";
+  static final String TEMPLATE_UID_ANNOTATION = "volcano.sh/template-uid";
+  private static final Taint UNSCHEDULABLE_TAINT =
+      new Taint(UNSCHEDULABLE_TAINT_KEY, "", "NoSchedule");
+  private static final AffinityTerm[] NO_TERMS = new AffinityTerm[0];
+
+  final Pod pod;
+  final NodeSelection nodeSelection;
+
+  /** Whether the required node affinity names no node at all (upstream PreFilter conflict). */
+  final boolean nodeNamesConflict;
+
+  final List<Toleration> tolerations;
+  final boolean toleratesUnschedulable;
+
+  /** The wanted host ports; empty when the pod asks for none. */
+  final HostPorts.Wanted[] hostPorts;
+
+  /** The pod's required affinity terms, namespaces resolved. */
+  final AffinityTerm[] affinity;
+
+  /** The pod's required anti-affinity terms, namespaces resolved. */
+  final AffinityTerm[] antiAffinity;
+
+  /** The pod's required anti-affinity terms as written, for when it is an existing pod. */
+  final AffinityTerm[] existingAntiAffinity;
+
+  /** The DoNotSchedule spread constraints. */
+  final SpreadConstraint[] spread;
+
+  /** {@value #TEMPLATE_UID_ANNOTATION}, or null. */
+  final String templateUid;
+
+  private TaskFacts(Pod pod, List<Namespace> namespaces) {
+    this.pod = pod;
+    this.nodeSelection = NodeSelection.of(pod);
+    this.nodeNamesConflict = NodeSelection.namesConflict(pod);
+    this.tolerations = pod.tolerations();
+    this.toleratesUnschedulable = tolerates(tolerations, UNSCHEDULABLE_TAINT);
+    this.hostPorts = HostPorts.wanted(pod);
+    this.existingAntiAffinity = requiredTerms(pod, pod.podAntiAffinity());
+    this.affinity = resolve(requiredTerms(pod, pod.podAffinity()), namespaces);
+    this.antiAffinity = resolve(existingAntiAffinity, namespaces);
+    this.spread = hardConstraints(pod);
+    this.templateUid = pod.metadata().annotations().get(TEMPLATE_UID_ANNOTATION);
+  }
+
+  static TaskFacts of(Pod pod, List<Namespace> namespaces) {
+    return new TaskFacts(pod, namespaces);
+  }
+
+  /** Whether {@code pod} has required anti-affinity terms (an existing pod others must respect). */
+  static boolean hasRequiredAntiAffinity(Pod pod) {
+    PodAffinity anti = pod.podAntiAffinity();
+    return anti != null && !anti.required().isEmpty();
+  }
+
+  private static AffinityTerm[] requiredTerms(Pod pod, PodAffinity affinity) {
+    if (affinity == null || affinity.required().isEmpty()) {
+      return NO_TERMS;
+    }
+    return AffinityTerm.all(pod, affinity.required());
+  }
+
+  private static AffinityTerm[] resolve(AffinityTerm[] terms, List<Namespace> namespaces) {
+    if (terms.length == 0) {
+      return terms;
+    }
+    AffinityTerm[] out = new AffinityTerm[terms.length];
+    for (int i = 0; i < terms.length; i++) {
+      out[i] = terms[i].resolveNamespaces(namespaces);
+    }
+    return out;
+  }
+
+  private static SpreadConstraint[] hardConstraints(Pod pod) {
+    List<SpreadConstraint> out = new ArrayList<>();
+    for (TopologySpreadConstraint c : pod.topologySpreadConstraints()) {
+      if ("DoNotSchedule".equals(c.whenUnsatisfiable())) {
+        out.add(SpreadConstraint.of(c, pod.metadata().labels()));
+      }
+    }
+    return out.toArray(new SpreadConstraint[0]);
+  }
+
+  /** Whether some toleration tolerates {@code taint}. */
+  static boolean tolerates(List<Toleration> tolerations, Taint taint) {
+    for (int i = 0; i < tolerations.size(); i++) {
+      if (tolerations.get(i).tolerates(taint)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether the node has a NoSchedule or NoExecute taint these tolerations do not tolerate ({@code
+   * FindMatchingUntoleratedTaint} with {@code DoNotScheduleTaintsFilterFunc}).
+   */
+  static boolean hasUntoleratedTaint(List<Taint> taints, List<Toleration> tolerations) {
+    for (int i = 0; i < taints.size(); i++) {
+      Taint taint = taints.get(i);
+      String effect = taint.effect();
+      if (("NoSchedule".equals(effect) || "NoExecute".equals(effect))
+          && !tolerates(tolerations, taint)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The host ports of sidecar init containers and regular containers ({@code GetHostPorts}). */
+  static List<ContainerPort> hostPortsOf(Pod pod) {
+    List<ContainerPort> out = new ArrayList<>();
+    for (Container c : pod.initContainers()) {
+      if ("Always".equals(c.restartPolicy())) {
+        addHostPorts(c, out);
+      }
+    }
+    for (Container c : pod.containers()) {
+      addHostPorts(c, out);
+    }
+    return out;
+  }
+
+  private static void addHostPorts(Container c, List<ContainerPort> out) {
+    for (ContainerPort p : c.ports()) {
+      if (p.hostPort() > 0) {
+        out.add(p);
+      }
+    }
+  }
+}

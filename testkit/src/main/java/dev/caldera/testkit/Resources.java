@@ -1,0 +1,63 @@
+package dev.caldera.testkit;
+
+import dev.caldera.api.model.Container;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceNames;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Short ways to write resource lists and {@link Resource} values in tests. */
+public final class Resources {
+
+  private Resources() {}
+
+  /**
+   * A Kubernetes resource list from name/quantity pairs, e.g. {@code list("cpu", "2", "memory",
+   * "4Gi")}, in the order given.
+   */
+  public static Map<String, Quantity> list(String... nameQuantityPairs) {
+    if (nameQuantityPairs.length % 2 != 0) {
+      throw new IllegalArgumentException("expected name/quantity pairs");
+    }
+    Map<String, Quantity> out = new LinkedHashMap<>();
+    for (int i = 0; i < nameQuantityPairs.length; i += 2) {
+      out.put(nameQuantityPairs[i], Quantity.parse(nameQuantityPairs[i + 1]));
+    }
+    return out;
+  }
+
+  /** A resource built as Volcano's {@code NewResource} would from the same list. */
+  public static Resource resource(String... nameQuantityPairs) {
+    return Resource.fromList(list(nameQuantityPairs));
+  }
+
+  /**
+   * A pod's request as Volcano's {@code GetPodResourceRequest} computes it (without in-place resize
+   * or pod-level resources): containers summed, the max with each init container (sidecars
+   * accumulating), plus one {@code pods}, plus the overhead.
+   */
+  public static Resource podRequest(Pod pod) {
+    Resource result = Resource.empty();
+    for (Container c : pod.containers()) {
+      result.add(Resource.fromList(c.requests()));
+    }
+    Resource sidecars = Resource.empty();
+    Resource initMax = Resource.empty();
+    for (Container c : pod.initContainers()) {
+      Resource req = Resource.fromList(c.requests());
+      if ("Always".equals(c.restartPolicy())) {
+        result.add(req);
+        sidecars.add(req);
+        initMax.setMax(sidecars);
+      } else {
+        initMax.setMax(req.copy().add(sidecars));
+      }
+    }
+    result.setMax(initMax);
+    result.add(Resource.empty().set(ResourceNames.PODS_INDEX, 1));
+    result.add(Resource.fromList(pod.overhead()));
+    return result;
+  }
+}
