@@ -1,0 +1,37 @@
+package dev.caldera.plugins.drf;
+
+import dev.caldera.api.resource.Resource;
+
+/**
+ * Dominant share against a fixed total ({@code calculateShare}): the largest {@code allocated[r] /
+ * total[r]} over the dimensions the total has (at least ε), {@code pods} included; never below 0.
+ */
+final class DominantShare {
+
+  private final Resource total;
+  private final int[] dimensions;
+
+  DominantShare(Resource total) {
+    this.total = total;
+    this.dimensions = total.resourceIndices();
+  }
+
+  Resource total() {
+    return total;
+  }
+
+  int[] dimensions() {
+    return dimensions;
+  }
+
+  double of(Resource allocated) {
+    double share = 0;
+    for (int i : dimensions) {
+      double s = Resource.share(allocated.get(i), total.get(i));
+      if (s > share) {
+        share = s;
+      }
+    }
+    return share;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.caldera.plugins.gang;
+
+import dev.caldera.api.Plugin;
+import dev.caldera.api.PluginArguments;
+import dev.caldera.api.PluginFactory;
+import org.osgi.service.component.annotations.Component;
+
+/**
+ * Publishes the {@code gang} plugin; it takes no arguments and ignores unknown keys, as Volcano
+ * does.
+ */
+@Component(
+    service = PluginFactory.class,
+    property = PluginFactory.NAME_PROPERTY + "=" + GangPlugin.NAME)
+public final class GangPluginFactory implements PluginFactory {
+
+  @Override
+  public String name() {
+    return GangPlugin.NAME;
+  }
+
+  @Override
+  public Plugin create(PluginArguments arguments) {
+    return new GangPlugin();
+  }
+}

@@ -1,0 +1,96 @@
+package dev.caldera.plugins.nodeorder;
+
+import dev.caldera.api.extension.BatchNodeOrderFn;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.model.Pod;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The nodeorder batch node order function: each enabled kube-scheduler scorer's 0..100 score over
+ * the candidate nodes, times its weight, added up. Scratch arrays are reused between calls, and
+ * scorers that have nothing to say about the task (no preferred terms, no soft spread constraints,
+ * no tainted candidate) take a shortcut with the same result.
+ */
+final class BatchScorer implements BatchNodeOrderFn {
+
+  private final NodeOrderArguments weights;
+  private final ClusterState cluster;
+  private NodeState[] nodes = new NodeState[0];
+  private long[] total = new long[0];
+  private long[] raw = new long[0];
+
+  BatchScorer(NodeOrderArguments weights, ClusterState cluster) {
+    this.weights = weights;
+    this.cluster = cluster;
+  }
+
+  @Override
+  public Status score(TaskInfo task, List<NodeInfo> candidates, double[] scores) {
+    int n = candidates.size();
+    if (n == 0) {
+      return Status.OK;
+    }
+    synchronized (cluster) {
+      if (nodes.length < n) {
+        nodes = new NodeState[n];
+        total = new long[n];
+        raw = new long[n];
+      }
+      for (int i = 0; i < n; i++) {
+        nodes[i] = cluster.node(candidates.get(i));
+      }
+      Pod pod = task.pod();
+      PodRequest request = cluster.request(task, pod);
+      Arrays.fill(total, 0, n, 0L);
+      int w = weights.leastRequested();
+      if (w != 0) {
+        for (int i = 0; i < n; i++) {
+          total[i] += ResourceScores.leastAllocated(request, nodes[i]) * w;
+        }
+      }
+      w = weights.mostRequested();
+      if (w != 0) {
+        for (int i = 0; i < n; i++) {
+          total[i] += ResourceScores.mostAllocated(request, nodes[i]) * w;
+        }
+      }
+      w = weights.balancedResource();
+      if (w != 0 && !request.bestEffortForBalance()) {
+        for (int i = 0; i < n; i++) {
+          total[i] += ResourceScores.balanced(request, nodes[i]) * w;
+        }
+      }
+      w = weights.nodeAffinity();
+      if (w != 0 && NodeAffinityScorer.score(pod, nodes, n, raw)) {
+        addWeighted(n, w);
+      }
+      w = weights.podAffinity();
+      if (w != 0 && InterPodAffinityScorer.score(pod, nodes, n, raw, cluster)) {
+        addWeighted(n, w);
+      }
+      w = weights.taintToleration();
+      if (w != 0) {
+        TaintTolerationScorer.score(pod.tolerations(), nodes, n, raw);
+        addWeighted(n, w);
+      }
+      w = weights.podTopologySpread();
+      if (w != 0 && TopologySpreadScorer.score(pod, nodes, n, raw, cluster)) {
+        addWeighted(n, w);
+      }
+      for (int i = 0; i < n; i++) {
+        scores[i] += total[i];
+      }
+      Arrays.fill(nodes, 0, n, null);
+    }
+    return Status.OK;
+  }
+
+  private void addWeighted(int n, int weight) {
+    for (int i = 0; i < n; i++) {
+      total[i] += raw[i] * weight;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+package dev.caldera.plugins.nodeorder;
+
+import dev.caldera.api.Session;
+import dev.caldera.api.extension.EventHandler;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.Node;
+import dev.caldera.api.model.Pod;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The session's nodes as kube-scheduler's scorers see them in Volcano ({@code ssn.NodeMap}): every
+ * task on a node in the snapshot counts (Releasing ones included), tasks allocated or pipelined in
+ * the session are added and evicted ones removed at once, as the predicates plugin's event handler
+ * keeps that map. This is neither {@link NodeInfo#used()} (which keeps evicted tasks and leaves out
+ * pipelined ones) nor {@link NodeInfo#tasks()} (which keeps evicted tasks as Releasing), so the
+ * plugin follows the allocate/deallocate events itself; the bookkeeping is by task UID, so it does
+ * not depend on the task's node name at deallocation.
+ *
+ * <p>Mutations and batch scoring synchronise on this object; node order functions only read what
+ * the constructor built.
+ */
+final class ClusterState implements EventHandler {
+
+  private final List<NodeState> nodes = new ArrayList<>();
+  private final Map<String, NodeState> byName = new HashMap<>();
+  private final Map<String, NodeState.Placed> placed = new HashMap<>();
+  private final Map<String, PodRequest> requests = new HashMap<>();
+  private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+  private final boolean anyImages;
+  private int podsWithPreferredAffinity;
+
+  ClusterState(Session session) {
+    List<NodeInfo> infos = session.nodes();
+    List<Node> models = new ArrayList<>(infos.size());
+    for (NodeInfo info : infos) {
+      models.add(info.node());
+    }
+    Map<String, Integer> imageCounts = ImageScores.nodeCounts(models);
+    boolean images = false;
+    for (Node node : models) {
+      NodeState state = new NodeState(node, ImageScores.of(node, imageCounts, models.size()));
+      images |= state.images != null;
+      nodes.add(state);
+      byName.putIfAbsent(state.name, state);
+    }
+    this.anyImages = images;
+    for (int i = 0; i < infos.size(); i++) {
+      for (TaskInfo task : infos.get(i).tasks()) {
+        place(task, nodes.get(i));
+      }
+    }
+    for (Namespace ns : session.cluster().namespaces()) {
+      namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
+    }
+  }
+
+  @Override
+  public synchronized Status allocated(TaskInfo task) {
+    NodeState node = byName.get(task.nodeName());
+    if (node == null) {
+      return Status.OK;
+    }
+    NodeState.Placed previous = placed.get(task.uid());
+    if (previous != null) {
+      if (previous.node() == node) {
+        return Status.OK;
+      }
+      unplace(previous);
+    }
+    place(task, node);
+    return Status.OK;
+  }
+
+  @Override
+  public synchronized void deallocated(TaskInfo task) {
+    NodeState.Placed previous = placed.get(task.uid());
+    if (previous != null) {
+      unplace(previous);
+    }
+  }
+
+  private void place(TaskInfo task, NodeState node) {
+    if (placed.containsKey(task.uid())) {
+      // Listed on two nodes of the snapshot: the first one counts.
+      return;
+    }
+    Pod pod = task.pod();
+    PreferredAffinity affinity = PreferredAffinity.of(pod);
+    NodeState.Placed p = new NodeState.Placed(task, pod, request(task, pod), affinity, node);
+    placed.put(task.uid(), p);
+    node.add(p);
+    if (affinity != null) {
+      podsWithPreferredAffinity++;
+    }
+  }
+
+  private void unplace(NodeState.Placed p) {
+    placed.remove(p.task().uid());
+    p.node().remove(p);
+    if (p.affinity() != null) {
+      podsWithPreferredAffinity--;
+    }
+  }
+
+  /** The task's requests, computed once per session. */
+  PodRequest request(TaskInfo task, Pod pod) {
+    return requests.computeIfAbsent(task.uid(), uid -> PodRequest.of(pod));
+  }
+
+  /**
+   * The state of a session node, or for a node the session did not list, one built from the view
+   * alone (not kept).
+   */
+  NodeState node(NodeInfo info) {
+    NodeState node = byName.get(info.name());
+    if (node != null) {
+      return node;
+    }
+    NodeState transientNode = new NodeState(info.node(), null);
+    for (TaskInfo task : info.tasks()) {
+      Pod pod = task.pod();
+      transientNode.add(
+          new NodeState.Placed(
+              task, pod, PodRequest.of(pod), PreferredAffinity.of(pod), transientNode));
+    }
+    return transientNode;
+  }
+
+  /** The image scores of a node by name, or null; safe to call concurrently. */
+  ImageScores images(String nodeName) {
+    NodeState node = byName.get(nodeName);
+    return node == null ? null : node.images;
+  }
+
+  /** Whether any session node lists images. */
+  boolean anyImages() {
+    return anyImages;
+  }
+
+  /** Every session node, in session order. */
+  List<NodeState> nodes() {
+    return Collections.unmodifiableList(nodes);
+  }
+
+  /** How many counted pods have preferred pod (anti-)affinity terms. */
+  int podsWithPreferredAffinity() {
+    return podsWithPreferredAffinity;
+  }
+
+  /** The labels of a namespace, or null if the session does not know it. */
+  Map<String, String> namespaceLabels(String namespace) {
+    return namespaceLabels.get(namespace);
+  }
+}

@@ -1,0 +1,23 @@
+package dev.caldera.plugins.nodeorder;
+
+import dev.caldera.api.Plugin;
+import dev.caldera.api.PluginArguments;
+import dev.caldera.api.PluginFactory;
+import org.osgi.service.component.annotations.Component;
+
+/** Publishes the {@code nodeorder} plugin. */
+@Component(
+    service = PluginFactory.class,
+    property = PluginFactory.NAME_PROPERTY + "=" + NodeOrderPlugin.NAME)
+public final class NodeOrderPluginFactory implements PluginFactory {
+
+  @Override
+  public String name() {
+    return NodeOrderPlugin.NAME;
+  }
+
+  @Override
+  public Plugin create(PluginArguments arguments) {
+    return new NodeOrderPlugin(NodeOrderArguments.from(arguments));
+  }
+}

@@ -1,0 +1,240 @@
+package dev.caldera.plugins.nodeorder;
+
+import dev.caldera.api.model.OwnerReference;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.Taint;
+import dev.caldera.api.model.Toleration;
+import dev.caldera.api.model.TopologySpreadConstraint;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * kube-scheduler's PodTopologySpread score for soft ({@code ScheduleAnyway}) constraints, with
+ * Volcano's system defaulting: a pod without constraints of its own gets the default ones
+ * (hostname, max skew 3; zone, max skew 5) only if a ReplicaSet, StatefulSet or
+ * ReplicationController controls it, selecting the pods with all of its labels (the model has no
+ * controller objects, so the pod's own labels stand in for the controller's selector; Services are
+ * not modelled). Counting and normalisation follow upstream: matching pods per topology value over
+ * all nodes, {@code cnt · log(domains + 2) + maxSkew − 1} per constraint, then reversed against the
+ * best candidate.
+ */
+final class TopologySpreadScorer {
+
+  static final String HOSTNAME = "kubernetes.io/hostname";
+  static final String ZONE = "topology.kubernetes.io/zone";
+  private static final String SCHEDULE_ANYWAY = "ScheduleAnyway";
+  private static final String HONOR = "Honor";
+  private static final Set<String> DEFAULTING_OWNERS =
+      Set.of("ReplicaSet", "StatefulSet", "ReplicationController");
+
+  private record Constraint(
+      int maxSkew, String key, Selector selector, boolean honorAffinity, boolean honorTaints) {}
+
+  private TopologySpreadScorer() {}
+
+  /**
+   * Writes the normalised scores of the first {@code n} candidates into {@code out}; false
+   * (PreScore Skip: every score 0) when the pod has no soft constraint.
+   */
+  static boolean score(Pod pod, NodeState[] candidates, int n, long[] out, ClusterState cluster) {
+    boolean requireAll = !pod.topologySpreadConstraints().isEmpty();
+    List<Constraint> constraints = requireAll ? softConstraints(pod) : defaultConstraints(pod);
+    if (constraints.isEmpty() || cluster.nodes().isEmpty()) {
+      return false;
+    }
+    int k = constraints.size();
+    List<Map<String, long[]>> counts = new ArrayList<>(k);
+    int[] domains = new int[k];
+    for (int c = 0; c < k; c++) {
+      counts.add(new HashMap<>());
+    }
+    boolean[] ignored = new boolean[n];
+    int ignoredCount = 0;
+    for (int i = 0; i < n; i++) {
+      Map<String, String> labels = candidates[i].labels;
+      if (requireAll && !hasAllKeys(labels, constraints)) {
+        ignored[i] = true;
+        ignoredCount++;
+        continue;
+      }
+      for (int c = 0; c < k; c++) {
+        Constraint constraint = constraints.get(c);
+        if (HOSTNAME.equals(constraint.key())) {
+          continue;
+        }
+        String value = labels.getOrDefault(constraint.key(), "");
+        if (counts.get(c).putIfAbsent(value, new long[1]) == null) {
+          domains[c]++;
+        }
+      }
+    }
+    double[] weights = new double[k];
+    for (int c = 0; c < k; c++) {
+      int size = HOSTNAME.equals(constraints.get(c).key()) ? n - ignoredCount : domains[c];
+      weights[c] = StrictMath.log(size + 2.0);
+    }
+    for (NodeState node : cluster.nodes()) {
+      if (requireAll && !hasAllKeys(node.labels, constraints)) {
+        continue;
+      }
+      for (int c = 0; c < k; c++) {
+        Constraint constraint = constraints.get(c);
+        if (!included(constraint, pod, node)) {
+          continue;
+        }
+        long[] count = counts.get(c).get(node.labels.getOrDefault(constraint.key(), ""));
+        if (count != null) {
+          count[0] += matchingPods(node, constraint.selector(), pod.namespace());
+        }
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (ignored[i]) {
+        continue;
+      }
+      double score = 0;
+      Map<String, String> labels = candidates[i].labels;
+      for (int c = 0; c < k; c++) {
+        Constraint constraint = constraints.get(c);
+        String value = labels.get(constraint.key());
+        if (value == null) {
+          continue;
+        }
+        long cnt =
+            HOSTNAME.equals(constraint.key())
+                ? matchingPods(candidates[i], constraint.selector(), pod.namespace())
+                : counts.get(c).get(value)[0];
+        score += (double) cnt * weights[c] + (double) (constraint.maxSkew() - 1);
+      }
+      out[i] = Math.round(score);
+    }
+    normalize(out, ignored, n);
+    return true;
+  }
+
+  private static void normalize(long[] scores, boolean[] ignored, int n) {
+    long min = Long.MAX_VALUE;
+    long max = 0;
+    for (int i = 0; i < n; i++) {
+      if (!ignored[i]) {
+        min = Math.min(min, scores[i]);
+        max = Math.max(max, scores[i]);
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      if (ignored[i]) {
+        scores[i] = 0;
+      } else if (max == 0) {
+        scores[i] = Normalize.MAX_NODE_SCORE;
+      } else {
+        scores[i] = Normalize.MAX_NODE_SCORE * (max + min - scores[i]) / max;
+      }
+    }
+  }
+
+  private static List<Constraint> softConstraints(Pod pod) {
+    List<Constraint> out = new ArrayList<>();
+    Map<String, String> podLabels = pod.metadata().labels();
+    for (TopologySpreadConstraint c : pod.topologySpreadConstraints()) {
+      if (!SCHEDULE_ANYWAY.equals(c.whenUnsatisfiable())) {
+        continue;
+      }
+      Selector selector = Selector.of(c.labelSelector());
+      for (String key : c.matchLabelKeys()) {
+        String value = podLabels.get(key);
+        if (value != null) {
+          selector = selector.with(key, "In", value);
+        }
+      }
+      out.add(
+          new Constraint(
+              c.maxSkew(),
+              c.topologyKey() == null ? "" : c.topologyKey(),
+              selector,
+              c.nodeAffinityPolicy() == null || HONOR.equals(c.nodeAffinityPolicy()),
+              HONOR.equals(c.nodeTaintsPolicy())));
+    }
+    return out;
+  }
+
+  private static List<Constraint> defaultConstraints(Pod pod) {
+    if (!controlledByDefaultingOwner(pod)) {
+      return List.of();
+    }
+    Selector selector = Selector.ofLabels(pod.metadata().labels());
+    if (selector.isEmpty()) {
+      return List.of();
+    }
+    return List.of(
+        new Constraint(3, HOSTNAME, selector, true, false),
+        new Constraint(5, ZONE, selector, true, false));
+  }
+
+  private static boolean controlledByDefaultingOwner(Pod pod) {
+    for (OwnerReference owner : pod.metadata().ownerReferences()) {
+      if (owner.controller()) {
+        return DEFAULTING_OWNERS.contains(owner.kind());
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasAllKeys(Map<String, String> labels, List<Constraint> constraints) {
+    for (Constraint c : constraints) {
+      if (!labels.containsKey(c.key())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code matchNodeInclusionPolicies}: the node counts for this constraint's domains. */
+  private static boolean included(Constraint c, Pod pod, NodeState node) {
+    if (c.honorAffinity() && !NodeSelectors.requiredMatches(pod, node.node)) {
+      return false;
+    }
+    return !c.honorTaints() || !hasUntoleratedHardTaint(node.node.taints(), pod.tolerations());
+  }
+
+  private static boolean hasUntoleratedHardTaint(List<Taint> taints, List<Toleration> tolerations) {
+    for (Taint taint : taints) {
+      if (!"NoSchedule".equals(taint.effect()) && !"NoExecute".equals(taint.effect())) {
+        continue;
+      }
+      boolean tolerated = false;
+      for (Toleration t : tolerations) {
+        if (t.tolerates(taint)) {
+          tolerated = true;
+          break;
+        }
+      }
+      if (!tolerated) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * {@code countPodsMatchSelector}: an empty selector counts nothing; terminating pods are skipped.
+   */
+  private static int matchingPods(NodeState node, Selector selector, String namespace) {
+    if (selector.isEmpty()) {
+      return 0;
+    }
+    int count = 0;
+    for (NodeState.Placed p : node.pods()) {
+      Pod pod = p.pod();
+      if (pod.metadata().deletionTimestamp() != null || !namespace.equals(pod.namespace())) {
+        continue;
+      }
+      if (selector.matches(pod.metadata().labels())) {
+        count++;
+      }
+    }
+    return count;
+  }
+}

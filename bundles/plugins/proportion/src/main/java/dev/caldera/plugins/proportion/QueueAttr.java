@@ -1,0 +1,67 @@
+package dev.caldera.plugins.proportion;
+
+import dev.caldera.api.resource.Resource;
+
+/** Proportion's bookkeeping for one queue that has jobs in the session ({@code queueAttr}). */
+final class QueueAttr {
+
+  final String name;
+  final int weight;
+  double share;
+  Resource deserved;
+  Resource allocated;
+
+  /** Allocated plus Pending requests. */
+  Resource request;
+
+  /** Σ of jobs' allocation above their minResources. */
+  Resource elastic;
+
+  /** Minimum resources admitted but not yet allocated. */
+  Resource inqueue;
+
+  /** {@code spec.capability} (cpu/memory ≤ 0 read as unlimited), or null when unset. */
+  Resource capability;
+
+  /** What the queue may hold: the unguaranteed total plus its guarantee, within capability. */
+  Resource realCapability;
+
+  Resource guarantee;
+
+  QueueAttr(String name, int weight) {
+    this.name = name;
+    this.weight = weight;
+    this.deserved = Resource.empty();
+    this.allocated = Resource.empty();
+    this.request = Resource.empty();
+    this.elastic = Resource.empty();
+    this.inqueue = Resource.empty();
+    this.guarantee = Resource.empty();
+  }
+
+  QueueAttr copy() {
+    QueueAttr c = new QueueAttr(name, weight);
+    c.share = share;
+    c.deserved = deserved.copy();
+    c.allocated = allocated.copy();
+    c.request = request.copy();
+    c.elastic = elastic.copy();
+    c.inqueue = inqueue.copy();
+    c.capability = capability == null ? null : capability.copy();
+    c.realCapability = realCapability == null ? null : realCapability.copy();
+    c.guarantee = guarantee.copy();
+    return c;
+  }
+
+  /** {@code updateShare}: the largest allocated/deserved ratio over deserved's dimensions. */
+  void updateShare() {
+    double s = 0;
+    for (int i : deserved.resourceIndices()) {
+      double ratio = Resource.share(allocated.get(i), deserved.get(i));
+      if (ratio > s) {
+        s = ratio;
+      }
+    }
+    share = s;
+  }
+}
