@@ -19,6 +19,7 @@ final class BatchScorer implements BatchNodeOrderFn {
   private final NodeOrderArguments weights;
   private final ClusterState cluster;
   private NodeState[] nodes = new NodeState[0];
+  private int[] positions = new int[0];
   private long[] total = new long[0];
   private long[] raw = new long[0];
 
@@ -29,18 +30,28 @@ final class BatchScorer implements BatchNodeOrderFn {
 
   @Override
   public Status score(TaskInfo task, List<NodeInfo> candidates, double[] scores) {
-    int n = candidates.size();
-    if (n == 0) {
+    int size = candidates.size();
+    if (size == 0) {
       return Status.OK;
     }
     synchronized (cluster) {
-      if (nodes.length < n) {
-        nodes = new NodeState[n];
-        total = new long[n];
-        raw = new long[n];
+      if (nodes.length < size) {
+        nodes = new NodeState[size];
+        positions = new int[size];
+        total = new long[size];
+        raw = new long[size];
       }
-      for (int i = 0; i < n; i++) {
-        nodes[i] = cluster.node(candidates.get(i));
+      // Like Volcano, score only the candidates known to the session's node map.
+      int n = 0;
+      for (int i = 0; i < size; i++) {
+        NodeState node = cluster.node(candidates.get(i).name());
+        if (node != null) {
+          nodes[n] = node;
+          positions[n++] = i;
+        }
+      }
+      if (n == 0) {
+        return Status.OK;
       }
       Pod pod = task.pod();
       PodRequest request = cluster.request(task, pod);
@@ -81,7 +92,7 @@ final class BatchScorer implements BatchNodeOrderFn {
         addWeighted(n, w);
       }
       for (int i = 0; i < n; i++) {
-        scores[i] += total[i];
+        scores[positions[i]] += total[i];
       }
       Arrays.fill(nodes, 0, n, null);
     }

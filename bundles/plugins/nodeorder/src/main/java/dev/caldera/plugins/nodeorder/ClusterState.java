@@ -114,23 +114,9 @@ final class ClusterState implements EventHandler {
     return requests.computeIfAbsent(task.uid(), uid -> PodRequest.of(pod));
   }
 
-  /**
-   * The state of a session node, or for a node the session did not list, one built from the view
-   * alone (not kept).
-   */
-  NodeState node(NodeInfo info) {
-    NodeState node = byName.get(info.name());
-    if (node != null) {
-      return node;
-    }
-    NodeState transientNode = new NodeState(info.node(), null);
-    for (TaskInfo task : info.tasks()) {
-      Pod pod = task.pod();
-      transientNode.add(
-          new NodeState.Placed(
-              task, pod, PodRequest.of(pod), PreferredAffinity.of(pod), transientNode));
-    }
-    return transientNode;
+  /** The state of a session node, or null if the session does not list it. */
+  NodeState node(String name) {
+    return byName.get(name);
   }
 
   /** The image scores of a node by name, or null; safe to call concurrently. */

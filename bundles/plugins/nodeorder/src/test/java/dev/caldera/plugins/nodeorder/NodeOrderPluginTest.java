@@ -377,6 +377,16 @@ class NodeOrderPluginTest {
     assertThat(batch(ext, task, n1, n2)).containsExactly(75, 25);
   }
 
+  @Test
+  void batch_nodeUnknownToTheSession_isNotScoredNorNormalisedAgainst() {
+    FakeNode tainted = node("n1").taint("a", "", "PreferNoSchedule");
+    FakeNode stranger = new FakeNode("stranger").allocatable("cpu", "4", "memory", "16Gi");
+    FakeTask task = new FakeTask("ns/new");
+    // Only n1 is scored: its one intolerable taint is the maximum, so it gets 0.
+    assertThat(batch(open(only("tainttoleration.weight", 1)), task, stranger, tainted))
+        .containsExactly(0, 0);
+  }
+
   // ------------------------------------------------------------ weights and registration
 
   @Test
