@@ -1,0 +1,171 @@
+package dev.caldera.sim;
+
+import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.Node;
+import dev.caldera.api.model.NodeMetrics;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodDisruptionBudget;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.model.PriorityClass;
+import dev.caldera.api.model.Queue;
+import dev.caldera.api.model.ResourceQuota;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.SessionResult;
+import dev.caldera.sim.internal.Admission;
+import dev.caldera.sim.internal.Pods;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The in-memory cluster a scenario runs on: it hands out snapshots and applies each session's
+ * decisions the way a real cluster would see them ("Rules of the run" in {@code
+ * scenario-format.md}). Nothing else changes between sessions. Thread-safe.
+ */
+public final class EmbeddedCluster {
+
+  private final List<Node> nodes;
+  private final Map<String, Pod> pods = new LinkedHashMap<>();
+  private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
+  private final Map<String, Queue> queues = new LinkedHashMap<>();
+  private final List<PriorityClass> priorityClasses;
+  private final List<PodDisruptionBudget> podDisruptionBudgets;
+  private final List<ResourceQuota> resourceQuotas;
+  private final List<Namespace> namespaces;
+  private final Map<String, NodeMetrics> metrics;
+  private Instant clock = Instant.EPOCH;
+
+  /**
+   * @param initial the admitted objects (see {@link Scenario#initialState()})
+   * @param metrics node name → usage, for the usage plugin
+   */
+  public EmbeddedCluster(ClusterState initial, Map<String, NodeMetrics> metrics) {
+    this.nodes = initial.nodes();
+    initial.pods().forEach(p -> pods.put(p.key(), p));
+    initial.podGroups().forEach(pg -> podGroups.put(pg.key(), pg));
+    initial.queues().forEach(q -> queues.put(q.name(), q));
+    this.priorityClasses = initial.priorityClasses();
+    this.podDisruptionBudgets = initial.podDisruptionBudgets();
+    this.resourceQuotas = initial.resourceQuotas();
+    this.namespaces = initial.namespaces();
+    this.metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
+  }
+
+  /**
+   * What a session sees at {@code now}: the nodes in manifest order, every pod of the scheduler and
+   * every pod of any scheduler that is on a node (Succeeded and Failed ones included), all pod
+   * groups and queues, and the rest of the cluster.
+   */
+  public synchronized ClusterSnapshot snapshot(Instant now) {
+    clock = now;
+    List<Pod> visible = new ArrayList<>();
+    for (Pod p : pods.values()) {
+      if (Admission.SCHEDULER_NAME.equals(p.schedulerName()) || !p.nodeName().isEmpty()) {
+        visible.add(p);
+      }
+    }
+    ClusterInfo info =
+        new ClusterInfo(priorityClasses, podDisruptionBudgets, resourceQuotas, namespaces, metrics);
+    return new ClusterSnapshot(
+        nodes, visible, List.copyOf(podGroups.values()), List.copyOf(queues.values()), info, now);
+  }
+
+  /**
+   * Applies a session's decisions: pod status updates (conditions, nominated node), binds (the pod
+   * is Running on its node), evictions (the pod is gone), pod group phases and conditions, and
+   * queue {@code status.allocated}. A pipelined pod stays Pending and unplaced.
+   *
+   * @throws IllegalArgumentException if the result names a pod, pod group or queue that this
+   *     cluster does not hold (a scheduler bug)
+   */
+  public synchronized void apply(SessionResult result) {
+    if (result.pods() != null) {
+      result
+          .pods()
+          .forEach(
+              (key, update) ->
+                  pods.put(
+                      key,
+                      Pods.updated(
+                          pod(key), update.condition(), update.nominatedNodeName(), clock)));
+    }
+    for (SessionResult.Bind b : result.binds()) {
+      pods.put(b.pod(), Pods.bound(pod(b.pod()), b.node(), clock));
+    }
+    for (SessionResult.Eviction e : result.evictions()) {
+      pods.remove(e.pod());
+    }
+    if (result.podGroups() != null) {
+      result.podGroups().forEach((key, status) -> podGroups.put(key, withStatus(key, status)));
+    }
+    if (result.queueAllocated() != null) {
+      result
+          .queueAllocated()
+          .forEach(
+              (name, allocated) -> {
+                Queue q = queues.get(name);
+                if (q == null) {
+                  throw new IllegalArgumentException("session result names unknown queue " + name);
+                }
+                queues.put(name, withAllocated(q, allocated));
+              });
+    }
+  }
+
+  /** Every object as it is now. */
+  public synchronized ClusterState state() {
+    return new ClusterState(
+        nodes,
+        List.copyOf(pods.values()),
+        List.copyOf(podGroups.values()),
+        List.copyOf(queues.values()),
+        priorityClasses,
+        podDisruptionBudgets,
+        resourceQuotas,
+        namespaces);
+  }
+
+  private Pod pod(String key) {
+    Pod p = pods.get(key);
+    if (p == null) {
+      throw new IllegalArgumentException("session result names unknown pod " + key);
+    }
+    return p;
+  }
+
+  private PodGroup withStatus(String key, SessionResult.PodGroupStatus status) {
+    PodGroup pg = podGroups.get(key);
+    if (pg == null) {
+      throw new IllegalArgumentException("session result names unknown pod group " + key);
+    }
+    return new PodGroup(
+        pg.metadata(),
+        pg.queue(),
+        pg.minMember(),
+        pg.minTaskMember(),
+        pg.minResources(),
+        pg.priorityClassName(),
+        status.phase() == null ? pg.phase() : status.phase(),
+        status.conditions() == null ? pg.conditions() : status.conditions());
+  }
+
+  private static Queue withAllocated(Queue q, Map<String, Quantity> allocated) {
+    return new Queue(
+        q.metadata(),
+        q.weight(),
+        q.capability(),
+        q.deserved(),
+        q.guarantee(),
+        q.reclaimable(),
+        q.parent(),
+        q.priority(),
+        q.nodeGroupAffinity(),
+        q.nodeGroupAntiAffinity(),
+        q.state(),
+        allocated);
+  }
+}

@@ -1,0 +1,38 @@
+package dev.caldera.sim;
+
+import dev.caldera.api.resource.Quantity;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A scenario's {@code expect:} block. A null component asserts nothing; maps keep the file's order.
+ *
+ * @param bind pod key → node it must have been bound to
+ * @param bindCount exact number of binds in the whole run
+ * @param evict exactly these pods were evicted, in any order (a multiset)
+ * @param evictCount exact number of evictions
+ * @param pipelined pod group key → nodes its tasks were pipelined onto in the last session
+ * @param podGroupPhase pod group key → phase after the run
+ * @param queueAllocated queue name → resources its {@code status.allocated} must hold after the run
+ * @param events events that must have been recorded
+ */
+public record Expectations(
+    Map<String, String> bind,
+    Integer bindCount,
+    List<String> evict,
+    Integer evictCount,
+    Map<String, List<String>> pipelined,
+    Map<String, String> podGroupPhase,
+    Map<String, Map<String, Quantity>> queueAllocated,
+    List<EventExpectation> events) {
+
+  /**
+   * An event that must have been recorded: its message contains {@code message}; {@code object}
+   * (namespace/name) and {@code reason} match exactly when not null.
+   */
+  public record EventExpectation(String object, String reason, String message) {
+    public EventExpectation {
+      message = message == null ? "" : message;
+    }
+  }
+}

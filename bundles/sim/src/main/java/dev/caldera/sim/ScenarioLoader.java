@@ -1,0 +1,202 @@
+package dev.caldera.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.caldera.api.model.Node;
+import dev.caldera.api.model.NodeMetrics;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.model.Queue;
+import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.sim.internal.Admission;
+import dev.caldera.sim.internal.ExpectationsReader;
+import dev.caldera.sim.internal.Fields;
+import dev.caldera.sim.internal.ObjectsReader;
+import dev.caldera.sim.internal.StateBuilder;
+import dev.caldera.sim.internal.YamlTrees;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** Reads scenario files (see {@code scenario-format.md}). */
+public final class ScenarioLoader {
+
+  /** The clock of a scenario that writes no time at all. */
+  static final Instant DEFAULT_NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+  private static final List<String> TOP_LEVEL_KEYS =
+      List.of(
+          "name",
+          "description",
+          "now",
+          "conf",
+          "policies",
+          "nodeMetrics",
+          "objects",
+          "sessions",
+          "expect");
+  private static final List<String> METRIC_KEYS = List.of("cpu", "memory", "updated");
+
+  private ScenarioLoader() {}
+
+  /**
+   * Loads and admits one scenario file.
+   *
+   * @throws ScenarioException with a one-line message naming the file, the object and the field
+   */
+  public static Scenario load(Path file) throws ScenarioException {
+    String source = file.toString();
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new ScenarioException(source + ": cannot read: " + describe(e), e);
+    }
+    JsonNode root = YamlTrees.read(text, source);
+    Fields f = new Fields(source, null);
+    if (root == null || !root.isObject()) {
+      throw f.error("", "expected a mapping with name, conf and objects");
+    }
+    f.onlyKeys(root, "", TOP_LEVEL_KEYS);
+    String name = f.requiredText(root.get("name"), "name");
+    String description = f.text(root.get("description"), "description");
+    JsonNode confNode = f.object(root.get("conf"), "conf");
+    if (confNode == null) {
+      throw f.error("conf", "missing (expected the scheduler configuration: actions and tiers)");
+    }
+    SchedulerConf conf;
+    try {
+      conf = SchedulerConf.fromTree(confNode, source);
+    } catch (ConfException e) {
+      throw new ScenarioException(source + ": conf: " + String.join("; ", e.problems()), e);
+    }
+    Map<String, String> policies = f.stringMap(root.get("policies"), "policies");
+    if (Fields.absent(root.get("objects"))) {
+      throw f.error("objects", "missing (expected a list of Kubernetes objects)");
+    }
+    List<JsonNode> objects = f.list(root.get("objects"), "objects");
+    Integer sessions = f.integer(root.get("sessions"), "sessions");
+    if (sessions != null && sessions < 1) {
+      throw f.error("sessions", "expected a number of sessions of at least 1, got " + sessions);
+    }
+    StateBuilder state = ObjectsReader.read(source, objects);
+    Admission.admit(state, conf.hierarchyEnabled("capacity"));
+    ClusterState initial = state.build();
+    Instant now = f.time(root.get("now"), "now");
+    if (now == null) {
+      now = latestTime(initial);
+    }
+    Map<String, NodeMetrics> metrics = nodeMetrics(f, root.get("nodeMetrics"), now);
+    return new Scenario(
+        file,
+        name,
+        description == null ? "" : description,
+        now,
+        conf,
+        policies,
+        metrics,
+        initial,
+        sessions == null ? 1 : sessions,
+        ExpectationsReader.read(source, root.get("expect")));
+  }
+
+  /**
+   * The scenario files named by {@code filesOrDirs}: a file as it is, a directory as every {@code
+   * .yaml} and {@code .yml} file below it, sorted by path.
+   *
+   * @throws UncheckedIOException when a directory cannot be listed
+   */
+  public static List<Path> expand(List<Path> filesOrDirs) {
+    List<Path> out = new ArrayList<>();
+    for (Path p : filesOrDirs) {
+      if (!Files.isDirectory(p)) {
+        out.add(p);
+        continue;
+      }
+      try (Stream<Path> walk = Files.walk(p)) {
+        walk.filter(Files::isRegularFile)
+            .filter(
+                x -> {
+                  String n = x.getFileName().toString();
+                  return n.endsWith(".yaml") || n.endsWith(".yml");
+                })
+            .sorted()
+            .forEach(out::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, NodeMetrics> nodeMetrics(Fields f, JsonNode node, Instant now)
+      throws ScenarioException {
+    JsonNode obj = f.object(node, "nodeMetrics");
+    if (obj == null) {
+      return Map.of();
+    }
+    Map<String, NodeMetrics> out = new LinkedHashMap<>();
+    for (Map.Entry<String, JsonNode> e : obj.properties()) {
+      String p = "nodeMetrics." + e.getKey();
+      JsonNode m = f.object(e.getValue(), p);
+      if (m == null) {
+        throw f.error(p, "expected a mapping such as {cpu: 40, memory: 60}");
+      }
+      f.onlyKeys(m, p, METRIC_KEYS);
+      Double cpu = f.number(m.get("cpu"), p + ".cpu");
+      Double memory = f.number(m.get("memory"), p + ".memory");
+      Instant updated = f.time(m.get("updated"), p + ".updated");
+      out.put(
+          e.getKey(),
+          new NodeMetrics(
+              cpu == null ? 0 : cpu, memory == null ? 0 : memory, updated == null ? now : updated));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** The latest time written in the objects, so that every age the scheduler sees is >= 0. */
+  private static Instant latestTime(ClusterState s) {
+    Instant latest = Instant.EPOCH;
+    for (Pod p : s.pods()) {
+      latest = max(latest, p.metadata().creationTimestamp());
+      for (PodCondition c : p.conditions()) {
+        latest = max(latest, c.lastTransitionTime());
+      }
+    }
+    for (PodGroup pg : s.podGroups()) {
+      latest = max(latest, pg.metadata().creationTimestamp());
+      for (PodCondition c : pg.conditions()) {
+        latest = max(latest, c.lastTransitionTime());
+      }
+    }
+    for (Queue q : s.queues()) {
+      latest = max(latest, q.metadata().creationTimestamp());
+    }
+    for (Node n : s.nodes()) {
+      latest = max(latest, n.metadata().creationTimestamp());
+    }
+    return latest.equals(Instant.EPOCH) ? DEFAULT_NOW : latest;
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return b != null && b.isAfter(a) ? b : a;
+  }
+
+  private static String describe(IOException e) {
+    if (e instanceof NoSuchFileException) {
+      return "no such file";
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+}

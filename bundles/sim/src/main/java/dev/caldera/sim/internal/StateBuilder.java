@@ -1,0 +1,40 @@
+package dev.caldera.sim.internal;
+
+import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.Node;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodDisruptionBudget;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.model.PriorityClass;
+import dev.caldera.api.model.Queue;
+import dev.caldera.api.model.ResourceQuota;
+import dev.caldera.sim.ClusterState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The objects of a manifest while they are read and admitted. */
+public final class StateBuilder {
+
+  final List<Node> nodes = new ArrayList<>();
+  final List<Pod> pods = new ArrayList<>();
+  final List<PodGroup> podGroups = new ArrayList<>();
+  final List<Queue> queues = new ArrayList<>();
+  final List<PriorityClass> priorityClasses = new ArrayList<>();
+  final List<PodDisruptionBudget> pdbs = new ArrayList<>();
+  final List<ResourceQuota> quotas = new ArrayList<>();
+  final List<Namespace> namespaces = new ArrayList<>();
+
+  /** PriorityClass name → its {@code preemptionPolicy}, which admission copies into pods. */
+  final Map<String, String> preemptionPolicies = new HashMap<>();
+
+  /** Pod key → where the pod was read, for messages about it. */
+  final Map<String, Fields> podFields = new HashMap<>();
+
+  /** The state as it is now. */
+  public ClusterState build() {
+    return new ClusterState(
+        nodes, pods, podGroups, queues, priorityClasses, pdbs, quotas, namespaces);
+  }
+}
