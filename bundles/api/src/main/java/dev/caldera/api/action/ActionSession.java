@@ -119,11 +119,9 @@ public interface ActionSession extends Session {
   /**
    * Un-pipelines a Pipelined task at once ({@code Statement.UnPipeline}, used by backfill for
    * best-effort tasks): it goes back to Pending, leaves its node, and deallocate handlers run. The
-   * operation is not recorded in any statement. Sessions that support backfill override this.
+   * operation is not recorded in any statement.
    */
-  default void unpipeline(TaskInfo task) {
-    throw new UnsupportedOperationException("unpipeline is not supported by this session");
-  }
+  void unpipeline(TaskInfo task);
 
   /**
    * Records a fit error of the task that names no node ({@code FitErrors.SetError}): the task's

@@ -13,7 +13,6 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.resource.Resource;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import org.osgi.service.component.annotations.Component;
@@ -48,7 +47,6 @@ public final class AllocateAction implements Action {
     private final NodeSet nodes;
     private final FailedRoles failedRoles;
     private final NodeGradients gradients = new NodeGradients();
-    private final PredicateHelper.NodeCheck allocPredicate;
     private final int[] single = new int[1];
 
     Run(ActionSession session, boolean cacheEnabled) {
@@ -56,7 +54,6 @@ public final class AllocateAction implements Action {
       this.cacheEnabled = cacheEnabled;
       this.nodes = NodeSet.of(session);
       this.failedRoles = new FailedRoles(session);
-      this.allocPredicate = this::allocPredicate;
     }
 
     void run() {
@@ -154,7 +151,7 @@ public final class AllocateAction implements Action {
           }
           break;
         }
-        List<NodeInfo> feasible = feasibleNodes(helper, task);
+        PredicateHelper.Filtered feasible = feasibleNodes(helper, task);
         if (feasible == null) {
           failedRoles.failed(job, task);
           if (failedRoles.needContinueAllocating(job)) {
@@ -187,33 +184,25 @@ public final class AllocateAction implements Action {
      * The feasible nodes, trying the pod's nominated node first; null (with the fit errors
      * recorded) when there is none.
      */
-    private List<NodeInfo> feasibleNodes(PredicateHelper helper, TaskInfo task) {
+    private PredicateHelper.Filtered feasibleNodes(PredicateHelper helper, TaskInfo task) {
+      AllocPredicate predicate = new AllocPredicate(session, task);
       String nominated = task.pod().nominatedNodeName();
       if (!nominated.isEmpty()) {
         int i = nodes.indexOf(nominated);
         if (i >= 0 && NodeFit.fitsFutureIdle(task.initResreq(), nodes.get(i))) {
           single[0] = i;
-          List<NodeInfo> feasible = helper.filter(task, single, 1, allocPredicate).feasible();
-          if (!feasible.isEmpty()) {
-            return feasible;
+          PredicateHelper.Filtered filtered = helper.filter(task, single, 1, predicate);
+          if (!filtered.feasible().isEmpty()) {
+            return filtered;
           }
         }
       }
-      PredicateHelper.Filtered filtered = helper.filterAll(task, allocPredicate);
+      PredicateHelper.Filtered filtered = helper.filterAll(task, predicate);
       if (filtered.feasible().isEmpty()) {
         filtered.recordFailures(session, task);
         return null;
       }
-      return filtered.feasible();
-    }
-
-    /** The action's own resource check on FutureIdle, then the predicates. */
-    private Status allocPredicate(TaskInfo task, NodeInfo node) {
-      int shortOf = NodeFit.firstShort(task.initResreq(), node, null);
-      if (shortOf != NodeFit.FITS) {
-        return NodeFit.insufficient(shortOf);
-      }
-      return session.predicate(task, node);
+      return filtered;
     }
   }
 }

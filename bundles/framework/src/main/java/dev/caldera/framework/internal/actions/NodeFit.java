@@ -4,6 +4,8 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,8 +16,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class NodeFit {
 
-  /** No dimension is short. */
+  /** No dimension is short of the future idle (but some may be short of the idle). */
   static final int FITS = -1;
+
+  /** No dimension is short of the idle, so none of the future idle either. */
+  static final int FITS_IDLE = -2;
 
   private static final ConcurrentHashMap<String, Status> INSUFFICIENT = new ConcurrentHashMap<>();
 
@@ -28,17 +33,61 @@ final class NodeFit {
 
   /** {@code req.LessEqual(node.FutureIdle(), Zero)}. */
   static boolean fitsFutureIdle(Resource req, NodeInfo node) {
-    return firstShort(req, node, null) == FITS;
+    return firstShort(req, node, null) < 0;
   }
 
   /** {@code req.LessEqual(node.FutureIdle() + extra, Zero)}. */
   static boolean fitsFutureIdle(Resource req, NodeInfo node, Resource extra) {
-    return firstShort(req, node, extra) == FITS;
+    return firstShort(req, node, extra) < 0;
+  }
+
+  /**
+   * The dimensions of {@code req} in the order "Insufficient" reports them ({@code
+   * LessEqualWithResourcesName}): cpu, memory, then the present scalars by name.
+   */
+  static int[] reportOrder(Resource req) {
+    int[] scalars = req.scalarIndices();
+    Integer[] boxed = new Integer[scalars.length];
+    for (int i = 0; i < scalars.length; i++) {
+      boxed[i] = scalars[i];
+    }
+    Arrays.sort(boxed, Comparator.comparing(ResourceNames::nameOf));
+    int[] order = new int[scalars.length + 2];
+    order[0] = ResourceNames.CPU_INDEX;
+    order[1] = ResourceNames.MEMORY_INDEX;
+    for (int i = 0; i < boxed.length; i++) {
+      order[i + 2] = boxed[i];
+    }
+    return order;
+  }
+
+  /**
+   * Allocate's two resource questions in one pass: {@link #FITS_IDLE} when the idle holds {@code
+   * req}, {@link #FITS} when only the future idle does, else the first dimension the future idle
+   * cannot hold.
+   *
+   * @param reportOrder {@link #reportOrder} of {@code req}
+   */
+  static int classify(Resource req, int[] reportOrder, NodeInfo node) {
+    Resource idle = node.idle();
+    Resource releasing = node.releasing();
+    Resource pipelined = node.pipelined();
+    boolean idleFits = true;
+    for (int i : reportOrder) {
+      double wanted = req.get(i);
+      double now = idle.get(i);
+      if (!leq(wanted, now + releasing.get(i) - pipelined.get(i))) {
+        return i;
+      }
+      idleFits = idleFits && leq(wanted, now);
+    }
+    return idleFits ? FITS_IDLE : FITS;
   }
 
   /**
    * The first dimension of {@code req} that {@code node.FutureIdle() + extra} cannot hold, in
-   * {@code LessEqualWithResourcesName} order (cpu, memory, then scalars by name), or {@link #FITS}.
+   * {@code LessEqualWithResourcesName} order (cpu, memory, then scalars by name), or a negative
+   * value when it fits.
    *
    * @param extra resources to add to the future idle, or null
    */
@@ -70,8 +119,11 @@ final class NodeFit {
     if (extra != null) {
       available += extra.get(i);
     }
-    double wanted = req.get(i);
-    return wanted < available || Math.abs(wanted - available) < Resource.EPSILON;
+    return leq(req.get(i), available);
+  }
+
+  private static boolean leq(double l, double r) {
+    return l < r || Math.abs(l - r) < Resource.EPSILON;
   }
 
   /** The allocate action's resource failure: {@code Unschedulable "Insufficient <name>"}. */

@@ -1,9 +1,9 @@
 package dev.caldera.framework.internal.actions;
 
 import dev.caldera.api.action.ActionSession;
+import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,20 +15,20 @@ import java.util.List;
  */
 final class NodeGradients {
 
+  /**
+   * The success {@link AllocPredicate} returns for a node whose idle holds the task (compared by
+   * identity; its reason is never shown).
+   */
+  static final Status FITS_IDLE = new Status(Status.Code.SUCCESS, List.of("fits idle"));
+
   private final List<NodeInfo> idle = new ArrayList<>();
   private final List<NodeInfo> futureIdle = new ArrayList<>();
 
-  /** Splits {@code feasible}; nodes that fit neither way are dropped. */
-  void split(Resource request, List<NodeInfo> feasible) {
+  /** Splits the feasible nodes of an {@link AllocPredicate} filter. */
+  void split(PredicateHelper.Filtered filtered) {
     idle.clear();
     futureIdle.clear();
-    for (NodeInfo n : feasible) {
-      if (NodeFit.fitsIdle(request, n)) {
-        idle.add(n);
-      } else if (NodeFit.fitsFutureIdle(request, n)) {
-        futureIdle.add(n);
-      }
-    }
+    filtered.partition(FITS_IDLE, idle, futureIdle);
   }
 
   /** The nodes whose idle holds the request, after {@link #split}. */
@@ -43,10 +43,10 @@ final class NodeGradients {
 
   /**
    * The chosen node: in the first non-empty gradient, its only node, else the best-scoring one;
-   * null if no node fits.
+   * null if there is none.
    */
-  NodeInfo choose(ActionSession session, TaskInfo task, List<NodeInfo> feasible) {
-    split(task.initResreq(), feasible);
+  NodeInfo choose(ActionSession session, TaskInfo task, PredicateHelper.Filtered filtered) {
+    split(filtered);
     NodeInfo best = NodeScores.bestNode(session, task, idle);
     return best != null ? best : NodeScores.bestNode(session, task, futureIdle);
   }

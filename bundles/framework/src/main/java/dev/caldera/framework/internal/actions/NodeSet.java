@@ -4,6 +4,7 @@ import dev.caldera.api.action.ActionSession;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class NodeSet {
         kept[n++] = i;
       }
     }
-    return n == nodes.length ? all : java.util.Arrays.copyOf(kept, n);
+    return n == nodes.length ? all : Arrays.copyOf(kept, n);
   }
 
   /** A buffer with one slot per node, shared by the filters of one action run. */

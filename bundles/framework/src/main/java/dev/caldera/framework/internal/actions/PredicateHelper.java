@@ -55,7 +55,7 @@ final class PredicateHelper {
         results[k] = checkOne(task, candidates[k], cached, check);
       }
     }
-    List<NodeInfo> feasible = new ArrayList<>();
+    List<NodeInfo> feasible = new ArrayList<>(count);
     Status[] cache = cached;
     for (int k = 0; k < count; k++) {
       Status s = results[k];
@@ -106,6 +106,21 @@ final class PredicateHelper {
     /** The nodes that passed, in candidate order. */
     List<NodeInfo> feasible() {
       return feasible;
+    }
+
+    /**
+     * Adds the feasible nodes, in order, to {@code tagged} when their check returned exactly {@code
+     * tag}, else to {@code others}.
+     */
+    void partition(Status tag, List<NodeInfo> tagged, List<NodeInfo> others) {
+      for (int k = 0; k < count; k++) {
+        Status s = results[k];
+        if (s == tag) {
+          tagged.add(nodes.get(candidates[k]));
+        } else if (s.isSuccess()) {
+          others.add(nodes.get(candidates[k]));
+        }
+      }
     }
 
     /** Records the failure of every rejected node as the task's fit error on that node. */

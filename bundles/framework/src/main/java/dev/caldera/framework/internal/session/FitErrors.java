@@ -76,6 +76,10 @@ final class FitErrors {
                 + ", once resource is released and minAvailable is satisfied",
             task.evictionOccurred ? node : "");
       default:
+        String explicit = session.taskMessage(task);
+        if (explicit != null) {
+          return new Reason(REASON_UNSCHEDULABLE, explicit, "");
+        }
         Map<String, Status> errors = session.fitErrorsOf(task);
         if (!errors.isEmpty()) {
           return new Reason(REASON_UNSCHEDULABLE, nodesMessage(errors), "");

@@ -81,6 +81,7 @@ public final class SessionImpl implements ActionSession {
   // Decisions and diagnostics.
   final Map<String, Map<String, Status>> fitErrors = new HashMap<>();
   final Map<String, Status> taskErrors = new HashMap<>();
+  final Map<String, String> taskMessages = new HashMap<>();
   final Map<String, String> evictedFor = new HashMap<>();
   final List<SessionResult.Bind> binds = new ArrayList<>();
   final List<SessionResult.Eviction> evictions = new ArrayList<>();
@@ -723,10 +724,32 @@ public final class SessionImpl implements ActionSession {
   }
 
   @Override
+  public void recordTaskMessage(TaskInfo task, String message) {
+    synchronized (fitErrors) {
+      taskMessages.put(task.uid(), message);
+    }
+  }
+
+  /** The explicit fit-error message of a task, or null. */
+  String taskMessage(TaskInfo task) {
+    synchronized (fitErrors) {
+      return taskMessages.get(task.uid());
+    }
+  }
+
+  @Override
   public boolean hasFitErrors(TaskInfo task) {
     synchronized (fitErrors) {
       Map<String, Status> m = fitErrors.get(task.uid());
-      return m != null && !m.isEmpty();
+      return (m != null && !m.isEmpty()) || taskMessages.containsKey(task.uid());
+    }
+  }
+
+  @Override
+  public void unpipeline(TaskInfo task) {
+    TaskState t = (TaskState) task;
+    if (t.status == TaskStatus.PIPELINED) {
+      undoPlacement(t);
     }
   }
 
