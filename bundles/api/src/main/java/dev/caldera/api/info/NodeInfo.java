@@ -13,6 +13,14 @@ public interface NodeInfo {
   /** The node name. */
   String name();
 
+  /**
+   * The node's position in {@code Session.nodes()}, stable for the session, so plugins can keep
+   * per-node state in arrays; -1 when the view does not know it.
+   */
+  default int index() {
+    return -1;
+  }
+
   /** The node as read from the cluster. */
   Node node();
 

@@ -38,8 +38,8 @@ final class NodeState implements NodeInfo {
     this.pipelined = Resource.empty();
   }
 
-  /** The node's position in the session's node list. */
-  int index() {
+  @Override
+  public int index() {
     return index;
   }
 

@@ -56,6 +56,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.IntStream;
 
 /**
  * One scheduling session: the snapshot's tasks, jobs, nodes and queues, the functions plugins
@@ -63,6 +64,9 @@ import java.util.concurrent.atomic.LongAdder;
  * of {@code dev.caldera.framework} says.
  */
 public final class SessionImpl implements ActionSession {
+
+  /** From this many candidate nodes on, node-order functions run in parallel (they may). */
+  private static final int PARALLEL_SCORING_THRESHOLD = 256;
 
   private final String uid;
   private final Instant now;
@@ -448,13 +452,14 @@ public final class SessionImpl implements ActionSession {
     nodesScored.add(n);
     double[] scores = new double[n];
     if (!nodeOrders.isEmpty()) {
-      for (int i = 0; i < n; i++) {
-        NodeInfo node = candidates.get(i);
-        double s = 0;
-        for (NodeOrderFn fn : nodeOrders) {
-          s += fn.score(task, node);
+      if (n >= PARALLEL_SCORING_THRESHOLD) {
+        IntStream.range(0, n)
+            .parallel()
+            .forEach(i -> scores[i] = nodeOrderScore(task, candidates.get(i)));
+      } else {
+        for (int i = 0; i < n; i++) {
+          scores[i] = nodeOrderScore(task, candidates.get(i));
         }
-        scores[i] = s;
       }
     }
     if (!batchNodeOrders.isEmpty()) {
@@ -471,6 +476,14 @@ public final class SessionImpl implements ActionSession {
       }
     }
     return scores;
+  }
+
+  private double nodeOrderScore(TaskInfo task, NodeInfo node) {
+    double s = 0;
+    for (NodeOrderFn fn : nodeOrders) {
+      s += fn.score(task, node);
+    }
+    return s;
   }
 
   @Override

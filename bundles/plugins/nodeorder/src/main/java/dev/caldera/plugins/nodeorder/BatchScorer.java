@@ -7,6 +7,8 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Pod;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntConsumer;
+import java.util.stream.IntStream;
 
 /**
  * The nodeorder batch node order function: each enabled kube-scheduler scorer's 0..100 score over
@@ -15,6 +17,9 @@ import java.util.List;
  * no tainted candidate) take a shortcut with the same result.
  */
 final class BatchScorer implements BatchNodeOrderFn {
+
+  /** From this many candidates on, the per-node resource scores are computed in parallel. */
+  private static final int PARALLEL_THRESHOLD = 256;
 
   private final NodeOrderArguments weights;
   private final ClusterState cluster;
@@ -44,7 +49,7 @@ final class BatchScorer implements BatchNodeOrderFn {
       // Like Volcano, score only the candidates known to the session's node map.
       int n = 0;
       for (int i = 0; i < size; i++) {
-        NodeState node = cluster.node(candidates.get(i).name());
+        NodeState node = cluster.node(candidates.get(i));
         if (node != null) {
           nodes[n] = node;
           positions[n++] = i;
@@ -56,25 +61,35 @@ final class BatchScorer implements BatchNodeOrderFn {
       Pod pod = task.pod();
       PodRequest request = cluster.request(task, pod);
       Arrays.fill(total, 0, n, 0L);
-      int w = weights.leastRequested();
-      if (w != 0) {
-        for (int i = 0; i < n; i++) {
-          total[i] += ResourceScores.leastAllocated(request, nodes[i]) * w;
+      int least = weights.leastRequested();
+      int most = weights.mostRequested();
+      int balanced = request.bestEffortForBalance() ? 0 : weights.balancedResource();
+      if (least != 0 || most != 0 || balanced != 0) {
+        NodeState[] scored = nodes;
+        long[] sums = total;
+        IntConsumer resourceScores =
+            i -> {
+              long sum = 0;
+              if (least != 0) {
+                sum += ResourceScores.leastAllocated(request, scored[i]) * least;
+              }
+              if (most != 0) {
+                sum += ResourceScores.mostAllocated(request, scored[i]) * most;
+              }
+              if (balanced != 0) {
+                sum += ResourceScores.balanced(request, scored[i]) * balanced;
+              }
+              sums[i] += sum;
+            };
+        if (n >= PARALLEL_THRESHOLD) {
+          IntStream.range(0, n).parallel().forEach(resourceScores);
+        } else {
+          for (int i = 0; i < n; i++) {
+            resourceScores.accept(i);
+          }
         }
       }
-      w = weights.mostRequested();
-      if (w != 0) {
-        for (int i = 0; i < n; i++) {
-          total[i] += ResourceScores.mostAllocated(request, nodes[i]) * w;
-        }
-      }
-      w = weights.balancedResource();
-      if (w != 0 && !request.bestEffortForBalance()) {
-        for (int i = 0; i < n; i++) {
-          total[i] += ResourceScores.balanced(request, nodes[i]) * w;
-        }
-      }
-      w = weights.nodeAffinity();
+      int w = weights.nodeAffinity();
       if (w != 0 && NodeAffinityScorer.score(pod, nodes, n, raw)) {
         addWeighted(n, w);
       }

@@ -119,6 +119,18 @@ final class ClusterState implements EventHandler {
     return byName.get(name);
   }
 
+  /** The state of a session node, found by its index when the view has one. */
+  NodeState node(NodeInfo info) {
+    int index = info.index();
+    if (index >= 0 && index < nodes.size()) {
+      NodeState state = nodes.get(index);
+      if (state.name.equals(info.name())) {
+        return state;
+      }
+    }
+    return byName.get(info.name());
+  }
+
   /** The image scores of a node by name, or null; safe to call concurrently. */
   ImageScores images(String nodeName) {
     NodeState node = byName.get(nodeName);

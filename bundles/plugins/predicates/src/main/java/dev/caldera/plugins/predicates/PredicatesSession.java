@@ -50,6 +50,17 @@ final class PredicatesSession {
   /** The state written by the latest pre-predicate, to skip the cycle-state lookup. */
   private volatile TaskState last;
 
+  private NodeSlot slotOf(NodeInfo node) {
+    int index = node.index();
+    if (index >= 0 && index < slotList.size()) {
+      NodeSlot slot = slotList.get(index);
+      if (slot.info == node || slot.info.name().equals(node.name())) {
+        return slot;
+      }
+    }
+    return slots.get(node.name());
+  }
+
   PredicatesSession(PredicatesArguments args, Session session) {
     this.args = args;
     this.session = session;
@@ -181,7 +192,7 @@ final class PredicatesSession {
    * found are returned together.
    */
   Status predicate(TaskInfo task, NodeInfo node) {
-    NodeSlot slot = slots.get(node.name());
+    NodeSlot slot = slotOf(node);
     if (slot == null) {
       return Reasons.NODE_INFO_NOT_FOUND_STATUS;
     }
