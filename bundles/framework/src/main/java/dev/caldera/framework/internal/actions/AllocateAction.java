@@ -192,13 +192,13 @@ public final class AllocateAction implements Action {
         if (i >= 0 && NodeFit.fitsFutureIdle(task.initResreq(), nodes.get(i))) {
           single[0] = i;
           PredicateHelper.Filtered filtered = helper.filter(task, single, 1, predicate);
-          if (!filtered.feasible().isEmpty()) {
+          if (filtered.anyFeasible()) {
             return filtered;
           }
         }
       }
       PredicateHelper.Filtered filtered = helper.filterAll(task, predicate);
-      if (filtered.feasible().isEmpty()) {
+      if (!filtered.anyFeasible()) {
         filtered.recordFailures(session, task);
         return null;
       }

@@ -55,21 +55,20 @@ final class PredicateHelper {
         results[k] = checkOne(task, candidates[k], cached, check);
       }
     }
-    List<NodeInfo> feasible = new ArrayList<>(count);
-    Status[] cache = cached;
-    for (int k = 0; k < count; k++) {
-      Status s = results[k];
-      if (s.isSuccess()) {
-        feasible.add(nodes.get(candidates[k]));
-      } else if (cacheKey != null) {
-        if (cache == null) {
-          cache = new Status[nodes.size()];
-          errorCache.put(cacheKey, cache);
+    if (cacheKey != null) {
+      Status[] cache = cached;
+      for (int k = 0; k < count; k++) {
+        Status s = results[k];
+        if (!s.isSuccess()) {
+          if (cache == null) {
+            cache = new Status[nodes.size()];
+            errorCache.put(cacheKey, cache);
+          }
+          cache[candidates[k]] = s;
         }
-        cache[candidates[k]] = s;
       }
     }
-    return new Filtered(feasible, candidates, count, results);
+    return new Filtered(candidates, count, results);
   }
 
   /** Checks every node. */
@@ -91,20 +90,40 @@ final class PredicateHelper {
   /** The outcome of one {@link #filter} call. */
   final class Filtered {
 
-    private final List<NodeInfo> feasible;
+    private List<NodeInfo> feasible;
     private final int[] candidates;
     private final int count;
     private final Status[] results;
 
-    private Filtered(List<NodeInfo> feasible, int[] candidates, int count, Status[] results) {
-      this.feasible = feasible;
+    private Filtered(int[] candidates, int count, Status[] results) {
       this.candidates = candidates;
       this.count = count;
       this.results = results;
     }
 
-    /** The nodes that passed, in candidate order. */
+    /** Whether any node passed. */
+    boolean anyFeasible() {
+      if (feasible != null) {
+        return !feasible.isEmpty();
+      }
+      for (int k = 0; k < count; k++) {
+        if (results[k].isSuccess()) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** The nodes that passed, in candidate order (built on first use: allocate only partitions). */
     List<NodeInfo> feasible() {
+      if (feasible == null) {
+        feasible = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+          if (results[k].isSuccess()) {
+            feasible.add(nodes.get(candidates[k]));
+          }
+        }
+      }
       return feasible;
     }
 
