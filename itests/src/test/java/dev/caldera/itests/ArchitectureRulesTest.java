@@ -1,0 +1,75 @@
+package dev.caldera.itests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.caldera.api.fixture.LeakyApi;
+import dev.caldera.itests.fixtures.UsesFrameworkInternals;
+import dev.caldera.plugins.fixture.CleanPlugin;
+import dev.caldera.plugins.fixture.LeakyPlugin;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering rules of {@link ArchitectureTest} catch violations (fixtures break them on purpose).
+ */
+class ArchitectureRulesTest {
+
+  private static JavaClasses classes(Class<?>... types) {
+    return new ClassFileImporter().importClasses(types);
+  }
+
+  @Test
+  void pluginRule_rejectsAPluginUsingTheFramework() {
+    assertThat(
+            ArchitectureTest.pluginsDependOnlyOnTheApi
+                .evaluate(classes(LeakyPlugin.class))
+                .hasViolation())
+        .isTrue();
+  }
+
+  @Test
+  void pluginRule_acceptsAPluginUsingOnlyTheApiAndTheJdk() {
+    assertThat(
+            ArchitectureTest.pluginsDependOnlyOnTheApi
+                .evaluate(classes(CleanPlugin.class))
+                .getFailureReport()
+                .getDetails())
+        .isEmpty();
+  }
+
+  @Test
+  void apiRules_rejectAnApiClassUsingTheFramework() {
+    JavaClasses leaky = classes(LeakyApi.class);
+
+    assertThat(ArchitectureTest.apiDependsOnlyOnTheJdk.evaluate(leaky).hasViolation()).isTrue();
+    assertThat(ArchitectureTest.apiNeverDependsOnTheFramework.evaluate(leaky).hasViolation())
+        .isTrue();
+  }
+
+  @Test
+  void internalRules_rejectAnotherBundleUsingFrameworkInternals() {
+    JavaClasses leaky = classes(UsesFrameworkInternals.class);
+
+    assertThat(ArchitectureTest.frameworkInternalsStayInTheFramework.evaluate(leaky).hasViolation())
+        .isTrue();
+    assertThat(ArchitectureTest.internalsStayInTheirBundle.evaluate(leaky).hasViolation()).isTrue();
+  }
+
+  @Test
+  void bundleOf_separatesPluginsAndModules() {
+    assertThat(ArchitectureTest.bundleOf("dev.caldera.plugins.gang.internal"))
+        .isEqualTo("dev.caldera.plugins.gang");
+    assertThat(ArchitectureTest.bundleOf("dev.caldera.framework.internal.session"))
+        .isEqualTo("dev.caldera.framework");
+    assertThat(ArchitectureTest.bundleOf("dev.caldera.sim")).isEqualTo("dev.caldera.sim");
+  }
+
+  @Test
+  void isInternal_matchesOnlyCalderaInternalPackages() {
+    assertThat(ArchitectureTest.isInternal("dev.caldera.sim.internal")).isTrue();
+    assertThat(ArchitectureTest.isInternal("dev.caldera.framework.internal.session")).isTrue();
+    assertThat(ArchitectureTest.isInternal("dev.caldera.framework.conf")).isFalse();
+    assertThat(ArchitectureTest.isInternal("jdk.internal.misc")).isFalse();
+  }
+}

@@ -1,0 +1,119 @@
+package dev.caldera.itests;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+
+/**
+ * The layering rules: plugins see only the API, the API sees only the JDK, and a bundle's {@code
+ * internal} packages are its own.
+ */
+@AnalyzeClasses(packages = "dev.caldera", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+  private static final String JDK = "java..";
+  private static final String OSGI_ANNOTATIONS = "org.osgi.annotation..";
+  private static final String DS_ANNOTATIONS = "org.osgi.service.component.annotations..";
+
+  @ArchTest
+  static final ArchRule pluginsDependOnlyOnTheApi =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.plugins..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.api..", "dev.caldera.plugins..", JDK, OSGI_ANNOTATIONS, DS_ANNOTATIONS)
+          .because("a plugin bundle imports only the API bundle")
+          .allowEmptyShould(true);
+
+  @ArchTest
+  static final ArchRule pluginsDoNotDependOnEachOther =
+      slices()
+          .matching("dev.caldera.plugins.(*)..")
+          .should()
+          .notDependOnEachOther()
+          .because("plugin packages are private to their bundle")
+          .allowEmptyShould(true);
+
+  @ArchTest
+  static final ArchRule apiDependsOnlyOnTheJdk =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.api..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("dev.caldera.api..", JDK, OSGI_ANNOTATIONS, DS_ANNOTATIONS)
+          .because("the API bundle has no dependencies but the JDK");
+
+  @ArchTest
+  static final ArchRule apiNeverDependsOnTheFramework =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.api..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.framework..");
+
+  @ArchTest
+  static final ArchRule frameworkInternalsStayInTheFramework =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.caldera.framework..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.framework..internal..");
+
+  @ArchTest
+  static final ArchRule simInternalsStayInTheSim =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.caldera.sim..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.sim..internal..");
+
+  @ArchTest
+  static final ArchRule internalsStayInTheirBundle =
+      classes().should(onlyUseInternalPackagesOfTheirOwnBundle());
+
+  /**
+   * The bundle a Caldera package belongs to: {@code dev.caldera.plugins.<name>} for plugins, else
+   * {@code dev.caldera.<module>}.
+   */
+  static String bundleOf(String packageName) {
+    String[] parts = packageName.split("\\.");
+    int segments = parts.length > 2 && parts[2].equals("plugins") ? 4 : 3;
+    return String.join(".", java.util.Arrays.copyOf(parts, Math.min(segments, parts.length)));
+  }
+
+  static boolean isInternal(String packageName) {
+    return packageName.startsWith("dev.caldera.")
+        && (packageName.contains(".internal.") || packageName.endsWith(".internal"));
+  }
+
+  private static ArchCondition<JavaClass> onlyUseInternalPackagesOfTheirOwnBundle() {
+    return new ArchCondition<>("only use internal packages of their own bundle") {
+      @Override
+      public void check(JavaClass origin, ConditionEvents events) {
+        String from = bundleOf(origin.getPackageName());
+        for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+          String target = d.getTargetClass().getBaseComponentType().getPackageName();
+          if (isInternal(target) && !bundleOf(target).equals(from)) {
+            events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+          }
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,92 @@
+package dev.caldera.itests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The unpacked distribution has its launcher, every jar, the default conf and the demo. */
+class DistributionTest {
+
+  private record Run(int code, String output) {}
+
+  private static Run launch(String... args) throws IOException, InterruptedException {
+    Path dir = Distribution.dir();
+    List<String> command = new ArrayList<>(List.of(dir.resolve("bin/caldera").toString()));
+    command.addAll(List.of(args));
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    boolean done = p.waitFor(2, TimeUnit.MINUTES);
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(done).as("bin/caldera finished; output so far:%n%s", output).isTrue();
+    return new Run(p.exitValue(), output);
+  }
+
+  @Test
+  void layout_hasLauncherConfAndDemo() {
+    Path dir = Distribution.dir();
+
+    assertThat(dir.resolve("bin/caldera")).isRegularFile().isExecutable();
+    assertThat(dir.resolve("conf/scheduler.conf")).isRegularFile();
+    assertThat(dir.resolve("scenarios/demo.yaml")).isRegularFile();
+  }
+
+  @Test
+  void lib_holdsTheRuntimeAndEveryBundleAndLibrary() throws IOException {
+    List<String> jars;
+    try (Stream<Path> files = Files.list(Distribution.dir().resolve("lib"))) {
+      jars = files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+
+    for (String prefix :
+        List.of(
+            "caldera-runtime-",
+            "caldera-api-",
+            "caldera-framework-",
+            "caldera-sim-",
+            "caldera-plugin-priority-",
+            "caldera-plugin-gang-",
+            "caldera-plugin-conformance-",
+            "caldera-plugin-drf-",
+            "caldera-plugin-proportion-",
+            "caldera-plugin-predicates-",
+            "caldera-plugin-nodeorder-",
+            "caldera-plugin-binpack-",
+            "picocli-",
+            "jackson-databind-",
+            "jackson-dataformat-yaml-")) {
+      assertThat(jars).as("lib/ jars").anyMatch(j -> j.startsWith(prefix) && j.endsWith(".jar"));
+    }
+  }
+
+  @Test
+  void launcher_printsTheVersion() throws Exception {
+    Run run = launch("--version");
+
+    assertThat(run.code()).as(run.output()).isZero();
+    assertThat(run.output()).startsWith("caldera ");
+  }
+
+  @Test
+  void launcher_reportsAMissingFileAsAUsageError() throws Exception {
+    Run run = launch("simulate", "no-such-scenario.yaml");
+
+    assertThat(run.code()).as(run.output()).isEqualTo(2);
+    assertThat(run.output()).contains("No such file or directory: no-such-scenario.yaml");
+  }
+
+  @Test
+  void launcher_checksTheDemo() throws Exception {
+    Run run = launch("simulate", "--check", "scenarios/demo.yaml");
+
+    assertThat(run.code()).as(run.output()).isZero();
+    assertThat(run.output().lines()).last().isEqualTo("1 passed, 0 failed");
+  }
+}
