@@ -47,11 +47,21 @@ final class BatchScorer implements BatchNodeOrderFn {
         raw = new long[size];
       }
       // Like Volcano, score only the candidates known to the session's node map.
+      NodeState[] found = nodes;
+      if (size >= PARALLEL_THRESHOLD) {
+        IntStream.range(0, size)
+            .parallel()
+            .forEach(i -> found[i] = cluster.node(candidates.get(i)));
+      } else {
+        for (int i = 0; i < size; i++) {
+          found[i] = cluster.node(candidates.get(i));
+        }
+      }
       int n = 0;
       for (int i = 0; i < size; i++) {
-        NodeState node = cluster.node(candidates.get(i));
+        NodeState node = found[i];
         if (node != null) {
-          nodes[n] = node;
+          found[n] = node;
           positions[n++] = i;
         }
       }
