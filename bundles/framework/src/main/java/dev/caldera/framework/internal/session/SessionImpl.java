@@ -100,9 +100,9 @@ public final class SessionImpl implements ActionSession {
   private List<List<QueueOrderFn>> queueOrder;
   private List<List<TaskOrderFn>> taskOrder;
   private List<List<VictimQueueOrderFn>> victimQueueOrder;
-  private List<PredicateFn> predicates;
+  private PredicateFn[] predicates;
   private List<PrePredicateFn> prePredicates;
-  private List<NodeOrderFn> nodeOrders;
+  private NodeOrderFn[] nodeOrders;
   private List<BatchNodeOrderFn> batchNodeOrders;
   private List<List<PreemptableFn>> preemptable;
   private List<List<ReclaimableFn>> reclaimable;
@@ -158,9 +158,10 @@ public final class SessionImpl implements ActionSession {
     queueOrder = registrations.tiers(ExtensionPoint.QUEUE_ORDER, t);
     taskOrder = registrations.tiers(ExtensionPoint.TASK_ORDER, t);
     victimQueueOrder = registrations.tiers(ExtensionPoint.VICTIM_QUEUE_ORDER, t);
-    predicates = flat(registrations.tiers(ExtensionPoint.PREDICATE, t));
+    predicates = flat(registrations.tiers(ExtensionPoint.PREDICATE, t)).toArray(PredicateFn[]::new);
     prePredicates = flat(registrations.tiers(ExtensionPoint.PRE_PREDICATE, t));
-    nodeOrders = flat(registrations.tiers(ExtensionPoint.NODE_ORDER, t));
+    nodeOrders =
+        flat(registrations.tiers(ExtensionPoint.NODE_ORDER, t)).toArray(NodeOrderFn[]::new);
     batchNodeOrders = flat(registrations.tiers(ExtensionPoint.BATCH_NODE_ORDER, t));
     preemptable = registrations.tiers(ExtensionPoint.PREEMPTABLE, t);
     reclaimable = registrations.tiers(ExtensionPoint.RECLAIMABLE, t);
@@ -451,7 +452,7 @@ public final class SessionImpl implements ActionSession {
     int n = candidates.size();
     nodesScored.add(n);
     double[] scores = new double[n];
-    if (!nodeOrders.isEmpty()) {
+    if (nodeOrders.length > 0) {
       if (n >= PARALLEL_SCORING_THRESHOLD) {
         IntStream.range(0, n)
             .parallel()
