@@ -30,11 +30,31 @@ class ArchitectureTest {
       classes()
           .that()
           .resideInAPackage("dev.caldera.plugins..")
+          .and()
+          .resideOutsideOfPackage("dev.caldera.plugins.extender..")
           .should()
           .onlyDependOnClassesThat()
           .resideInAnyPackage(
               "dev.caldera.api..", "dev.caldera.plugins..", JDK, OSGI_ANNOTATIONS, DS_ANNOTATIONS)
           .because("a plugin bundle imports only the API bundle")
+          .allowEmptyShould(true);
+
+  /** The extender talks JSON over HTTP, so it may also use Jackson; nothing else. */
+  @ArchTest
+  static final ArchRule extenderDependsOnlyOnTheApiAndJackson =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.plugins.extender..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.api..",
+              "dev.caldera.plugins.extender..",
+              "com.fasterxml.jackson..",
+              JDK,
+              OSGI_ANNOTATIONS,
+              DS_ANNOTATIONS)
+          .because("the extender bundle imports the API bundle and Jackson")
           .allowEmptyShould(true);
 
   @ArchTest
