@@ -1,10 +1,8 @@
 package dev.caldera.testkit;
 
-import dev.caldera.api.model.Container;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
-import dev.caldera.api.resource.ResourceNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,30 +32,9 @@ public final class Resources {
   }
 
   /**
-   * A pod's request as Volcano's {@code GetPodResourceRequest} computes it (without in-place resize
-   * or pod-level resources): containers summed, the max with each init container (sidecars
-   * accumulating), plus one {@code pods}, plus the overhead.
+   * A pod's request as Volcano's {@code GetPodResourceRequest} computes it ({@link Pod#request()}).
    */
   public static Resource podRequest(Pod pod) {
-    Resource result = Resource.empty();
-    for (Container c : pod.containers()) {
-      result.add(Resource.fromList(c.requests()));
-    }
-    Resource sidecars = Resource.empty();
-    Resource initMax = Resource.empty();
-    for (Container c : pod.initContainers()) {
-      Resource req = Resource.fromList(c.requests());
-      if ("Always".equals(c.restartPolicy())) {
-        result.add(req);
-        sidecars.add(req);
-        initMax.setMax(sidecars);
-      } else {
-        initMax.setMax(req.copy().add(sidecars));
-      }
-    }
-    result.setMax(initMax);
-    result.add(Resource.empty().set(ResourceNames.PODS_INDEX, 1));
-    result.add(Resource.fromList(pod.overhead()));
-    return result;
+    return pod.request();
   }
 }

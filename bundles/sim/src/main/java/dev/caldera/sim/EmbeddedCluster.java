@@ -10,7 +10,6 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
-import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.sim.internal.Admission;
@@ -111,7 +110,7 @@ public final class EmbeddedCluster {
                 if (q == null) {
                   throw new IllegalArgumentException("session result names unknown queue " + name);
                 }
-                queues.put(name, withAllocated(q, allocated));
+                queues.put(name, q.withAllocated(allocated));
               });
     }
   }
@@ -142,30 +141,8 @@ public final class EmbeddedCluster {
     if (pg == null) {
       throw new IllegalArgumentException("session result names unknown pod group " + key);
     }
-    return new PodGroup(
-        pg.metadata(),
-        pg.queue(),
-        pg.minMember(),
-        pg.minTaskMember(),
-        pg.minResources(),
-        pg.priorityClassName(),
+    return pg.withStatus(
         status.phase() == null ? pg.phase() : status.phase(),
         status.conditions() == null ? pg.conditions() : status.conditions());
-  }
-
-  private static Queue withAllocated(Queue q, Map<String, Quantity> allocated) {
-    return new Queue(
-        q.metadata(),
-        q.weight(),
-        q.capability(),
-        q.deserved(),
-        q.guarantee(),
-        q.reclaimable(),
-        q.parent(),
-        q.priority(),
-        q.nodeGroupAffinity(),
-        q.nodeGroupAntiAffinity(),
-        q.state(),
-        allocated);
   }
 }

@@ -185,36 +185,14 @@ public final class SyntheticCluster implements SessionTarget {
       if (i != null) {
         PodGroup g = podGroups[i];
         SessionResult.PodGroupStatus s = e.getValue();
-        podGroups[i] =
-            new PodGroup(
-                g.metadata(),
-                g.queue(),
-                g.minMember(),
-                g.minTaskMember(),
-                g.minResources(),
-                g.priorityClassName(),
-                s.phase(),
-                s.conditions());
+        podGroups[i] = g.withStatus(s.phase(), s.conditions());
       }
     }
     for (Map.Entry<String, Map<String, Quantity>> e : result.queueAllocated().entrySet()) {
       Integer i = queueIndex.get(e.getKey());
       if (i != null) {
         Queue q = queues[i];
-        queues[i] =
-            new Queue(
-                q.metadata(),
-                q.weight(),
-                q.capability(),
-                q.deserved(),
-                q.guarantee(),
-                q.reclaimable(),
-                q.parent(),
-                q.priority(),
-                q.nodeGroupAffinity(),
-                q.nodeGroupAntiAffinity(),
-                q.state(),
-                e.getValue());
+        queues[i] = q.withAllocated(e.getValue());
       }
     }
   }
@@ -253,26 +231,7 @@ public final class SyntheticCluster implements SessionTarget {
   }
 
   private static Pod placed(Pod p, String node) {
-    return new Pod(
-        p.metadata(),
-        p.schedulerName(),
-        node,
-        p.priority(),
-        p.priorityClassName(),
-        p.preemptionPolicy(),
-        p.nodeSelector(),
-        p.nodeAffinity(),
-        p.podAffinity(),
-        p.podAntiAffinity(),
-        p.tolerations(),
-        p.containers(),
-        p.initContainers(),
-        p.topologySpreadConstraints(),
-        p.overhead(),
-        p.schedulingGates(),
-        "Running",
-        "",
-        p.conditions());
+    return p.withStatus(node, "Running", "", p.conditions());
   }
 
   private static Map<String, Integer> index(int n, java.util.function.IntFunction<String> key) {

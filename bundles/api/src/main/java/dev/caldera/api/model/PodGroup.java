@@ -28,6 +28,19 @@ public record PodGroup(
     conditions = conditions == null ? List.of() : List.copyOf(conditions);
   }
 
+  /** This pod group with another status phase and conditions. */
+  public PodGroup withStatus(String phase, List<PodCondition> conditions) {
+    return new PodGroup(
+        metadata,
+        queue,
+        minMember,
+        minTaskMember,
+        minResources,
+        priorityClassName,
+        phase,
+        conditions);
+  }
+
   /** {@code namespace/name}: Volcano's job id. */
   public String key() {
     return metadata.key();

@@ -32,6 +32,23 @@ public record Queue(
     allocated = allocated == null ? Map.of() : Map.copyOf(allocated);
   }
 
+  /** This queue with another {@code status.allocated}. */
+  public Queue withAllocated(Map<String, Quantity> allocated) {
+    return new Queue(
+        metadata,
+        weight,
+        capability,
+        deserved,
+        guarantee,
+        reclaimable,
+        parent,
+        priority,
+        nodeGroupAffinity,
+        nodeGroupAntiAffinity,
+        state,
+        allocated);
+  }
+
   /** The queue's name. */
   public String name() {
     return metadata.name();

@@ -131,25 +131,6 @@ public final class Pods {
 
   private static Pod status(
       Pod p, String nodeName, String phase, String nominated, List<PodCondition> conditions) {
-    return new Pod(
-        p.metadata(),
-        p.schedulerName(),
-        nodeName,
-        p.priority(),
-        p.priorityClassName(),
-        p.preemptionPolicy(),
-        p.nodeSelector(),
-        p.nodeAffinity(),
-        p.podAffinity(),
-        p.podAntiAffinity(),
-        p.tolerations(),
-        p.containers(),
-        p.initContainers(),
-        p.topologySpreadConstraints(),
-        p.overhead(),
-        p.schedulingGates(),
-        phase,
-        nominated,
-        conditions);
+    return p.withStatus(nodeName, phase, nominated, conditions);
   }
 }

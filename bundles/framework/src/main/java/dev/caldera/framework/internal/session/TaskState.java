@@ -2,10 +2,8 @@ package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.model.Container;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.resource.Resource;
-import dev.caldera.api.resource.ResourceNames;
 import java.time.Instant;
 import java.util.Locale;
 
@@ -40,7 +38,7 @@ final class TaskState implements TaskInfo {
     this.pod = pod;
     String group = pod.metadata().annotations().get(GROUP_ANNOTATION);
     this.jobId = group == null || group.isEmpty() ? "" : pod.namespace() + "/" + group;
-    this.resreq = podRequest(pod);
+    this.resreq = pod.request();
     this.bestEffort = resreq.isEmpty();
     this.priority = priorityOf(pod);
     this.preemptable = preemptableOf(pod);
@@ -50,34 +48,6 @@ final class TaskState implements TaskInfo {
     this.podIndex = podIndex(pod.name());
     this.status = statusOf(pod);
     this.nodeName = pod.nodeName();
-  }
-
-  /**
-   * The pod's request (§1.3): containers, then init containers with sidecars, pods += 1, overhead.
-   */
-  static Resource podRequest(Pod pod) {
-    Resource result = Resource.empty();
-    for (Container c : pod.containers()) {
-      result.add(Resource.fromList(c.requests()));
-    }
-    Resource sidecars = Resource.empty();
-    Resource initMax = Resource.empty();
-    for (Container c : pod.initContainers()) {
-      Resource req = Resource.fromList(c.requests());
-      if ("Always".equals(c.restartPolicy())) {
-        result.add(req);
-        sidecars.add(req);
-        initMax.setMax(sidecars);
-      } else {
-        initMax.setMax(req.copy().add(sidecars));
-      }
-    }
-    result.setMax(initMax);
-    result.set(ResourceNames.PODS_INDEX, result.get(ResourceNames.PODS_INDEX) + 1);
-    if (!pod.overhead().isEmpty()) {
-      result.add(Resource.fromList(pod.overhead()));
-    }
-    return result;
   }
 
   static TaskStatus statusOf(Pod pod) {
