@@ -1,0 +1,23 @@
+package dev.caldera.plugins.usage;
+
+import dev.caldera.api.Plugin;
+import dev.caldera.api.PluginArguments;
+import dev.caldera.api.PluginFactory;
+import org.osgi.service.component.annotations.Component;
+
+/** Publishes the {@code usage} plugin. */
+@Component(
+    service = PluginFactory.class,
+    property = PluginFactory.NAME_PROPERTY + "=" + UsagePlugin.NAME)
+public final class UsagePluginFactory implements PluginFactory {
+
+  @Override
+  public String name() {
+    return UsagePlugin.NAME;
+  }
+
+  @Override
+  public Plugin create(PluginArguments arguments) {
+    return new UsagePlugin(UsageArguments.from(arguments));
+  }
+}
