@@ -11,6 +11,8 @@ import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.ClusterSource;
+import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.sim.internal.Admission;
 import dev.caldera.sim.internal.Pods;
@@ -25,7 +27,7 @@ import java.util.Map;
  * decisions the way a real cluster would see them ("Rules of the run" in {@code
  * scenario-format.md}). Nothing else changes between sessions. Thread-safe.
  */
-public final class EmbeddedCluster {
+public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
 
   private final List<Node> nodes;
   private final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -59,6 +61,13 @@ public final class EmbeddedCluster {
    * every pod of any scheduler that is on a node (Succeeded and Failed ones included), all pod
    * groups and queues, and the rest of the cluster.
    */
+  /** A snapshot at the wall-clock time (the live loop of {@code caldera run}). */
+  @Override
+  public ClusterSnapshot snapshot() {
+    return snapshot(Instant.now());
+  }
+
+  /** A snapshot at {@code now} (scenarios run on their own clock). */
   public synchronized ClusterSnapshot snapshot(Instant now) {
     clock = now;
     List<Pod> visible = new ArrayList<>();
@@ -81,6 +90,7 @@ public final class EmbeddedCluster {
    * @throws IllegalArgumentException if the result names a pod, pod group or queue that this
    *     cluster does not hold (a scheduler bug)
    */
+  @Override
   public synchronized void apply(SessionResult result) {
     if (result.pods() != null) {
       result
