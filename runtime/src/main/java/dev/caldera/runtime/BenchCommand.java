@@ -262,7 +262,7 @@ final class BenchCommand implements Callable<Integer> {
     private final Instant now;
 
     ScenarioTarget(Scenario s) {
-      this.cluster = new EmbeddedCluster(s.initialState(), s.nodeMetrics());
+      this.cluster = new EmbeddedCluster(s.initialState(), s.nodeMetrics(), s.policies());
       this.now = s.now();
     }
 

@@ -12,13 +12,27 @@ import java.util.Map;
  * The rest of a session's snapshot: what some plugins read besides nodes, jobs and queues.
  *
  * @param nodeMetrics node name → real usage
+ * @param policies policy file name (e.g. {@code tidal.policy}) → source text: the reclaim policies
+ *     the cluster source found (a watched directory, a ConfigMap, a scenario's {@code policies:})
  */
 public record ClusterInfo(
     List<PriorityClass> priorityClasses,
     List<PodDisruptionBudget> podDisruptionBudgets,
     List<ResourceQuota> resourceQuotas,
     List<Namespace> namespaces,
-    Map<String, NodeMetrics> nodeMetrics) {
+    Map<String, NodeMetrics> nodeMetrics,
+    Map<String, String> policies) {
+
+  /** Cluster information without policy sources. */
+  public ClusterInfo(
+      List<PriorityClass> priorityClasses,
+      List<PodDisruptionBudget> podDisruptionBudgets,
+      List<ResourceQuota> resourceQuotas,
+      List<Namespace> namespaces,
+      Map<String, NodeMetrics> nodeMetrics) {
+    this(priorityClasses, podDisruptionBudgets, resourceQuotas, namespaces, nodeMetrics, null);
+  }
+
   public ClusterInfo {
     priorityClasses = priorityClasses == null ? List.of() : List.copyOf(priorityClasses);
     podDisruptionBudgets =
@@ -26,5 +40,9 @@ public record ClusterInfo(
     resourceQuotas = resourceQuotas == null ? List.of() : List.copyOf(resourceQuotas);
     namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
     nodeMetrics = nodeMetrics == null ? Map.of() : Map.copyOf(nodeMetrics);
+    policies =
+        policies == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(policies));
   }
 }

@@ -39,12 +39,23 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
   private final List<Namespace> namespaces;
   private final Map<String, NodeMetrics> metrics;
   private Instant clock = Instant.EPOCH;
+  private Map<String, String> policies;
 
   /**
    * @param initial the admitted objects (see {@link Scenario#initialState()})
    * @param metrics node name → usage, for the usage plugin
    */
   public EmbeddedCluster(ClusterState initial, Map<String, NodeMetrics> metrics) {
+    this(initial, metrics, Map.of());
+  }
+
+  /**
+   * A cluster with policy sources (file name → text) that every snapshot carries, like a policies
+   * ConfigMap.
+   */
+  public EmbeddedCluster(
+      ClusterState initial, Map<String, NodeMetrics> metrics, Map<String, String> policies) {
+    this.policies = policies == null ? Map.of() : Map.copyOf(policies);
     this.nodes = initial.nodes();
     initial.pods().forEach(p -> pods.put(p.key(), p));
     initial.podGroups().forEach(pg -> podGroups.put(pg.key(), pg));
@@ -77,7 +88,8 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
       }
     }
     ClusterInfo info =
-        new ClusterInfo(priorityClasses, podDisruptionBudgets, resourceQuotas, namespaces, metrics);
+        new ClusterInfo(
+            priorityClasses, podDisruptionBudgets, resourceQuotas, namespaces, metrics, policies);
     return new ClusterSnapshot(
         nodes, visible, List.copyOf(podGroups.values()), List.copyOf(queues.values()), info, now);
   }
@@ -90,6 +102,11 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
    * @throws IllegalArgumentException if the result names a pod, pod group or queue that this
    *     cluster does not hold (a scheduler bug)
    */
+  /** Replaces the policy sources later snapshots carry (a watched directory changed). */
+  public synchronized void setPolicies(Map<String, String> policies) {
+    this.policies = Map.copyOf(policies);
+  }
+
   @Override
   public synchronized void apply(SessionResult result) {
     if (result.pods() != null) {

@@ -40,7 +40,8 @@ public final class ScenarioRunner {
     if (!missing.isEmpty()) {
       throw new ScenarioException(source + ": conf: " + String.join("; ", missing));
     }
-    EmbeddedCluster cluster = new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics());
+    EmbeddedCluster cluster =
+        new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics(), scenario.policies());
     Scheduler scheduler = new Scheduler(registry);
     List<SessionReport> sessions = new ArrayList<>();
     for (int i = 1; i <= scenario.sessions(); i++) {
