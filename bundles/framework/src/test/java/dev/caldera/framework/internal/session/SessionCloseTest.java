@@ -1,0 +1,128 @@
+package dev.caldera.framework.internal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.api.info.PodGroupPhase;
+import dev.caldera.api.model.ObjectMeta;
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.model.Queue;
+import dev.caldera.framework.SessionResult;
+import org.junit.jupiter.api.Test;
+
+class SessionCloseTest {
+
+  private static final String CONF =
+      """
+      actions: probe
+      tiers:
+      - plugins: [{name: a}]
+      """;
+
+  private static SessionProbe probe() {
+    return new SessionProbe().plugin("a", (s, x) -> {});
+  }
+
+  @Test
+  void phase_runningWhenScheduledTasksReachMinMember_elsePendingUnlessInqueue() throws Exception {
+    SessionResult result =
+        probe()
+            .node("n1", "8")
+            .job("running", 2, "r-1@n1", "r-2@n1")
+            .job("short", 3, "s-1@n1", "s-2")
+            .run(CONF, ssn -> ssn.setJobPhase(ssn.job("ns/short"), PodGroupPhase.Pending));
+    assertThat(result.podGroups().get("ns/running").phase()).isEqualTo("Running");
+    assertThat(result.podGroups().get("ns/running").running()).isEqualTo(2);
+    assertThat(result.podGroups().get("ns/short").phase()).isEqualTo("Pending");
+  }
+
+  @Test
+  void phase_staysInqueueForAnInqueueJobBelowMinMember() throws Exception {
+    SessionResult result = probe().node("n1", "8").job("waiting", 2, "w-1").run(CONF, ssn -> {});
+    assertThat(result.podGroups().get("ns/waiting").phase()).isEqualTo("Inqueue");
+  }
+
+  @Test
+  void phase_unknownWhenRunningTasksAndUnschedulableConditionSetThisSession() throws Exception {
+    SessionResult result =
+        probe()
+            .node("n1", "8")
+            .job("broken", 3, "b-1@n1", "b-2")
+            .run(
+                CONF,
+                ssn ->
+                    ssn.setPodGroupCondition(
+                        ssn.job("ns/broken"),
+                        new PodCondition("Unschedulable", "True", "NotEnoughResources", "m")));
+    assertThat(result.podGroups().get("ns/broken").phase()).isEqualTo("Unknown");
+  }
+
+  @Test
+  void queueAllocated_countsAllocatedTasksAndAddsThemToAncestorsWhenRootExists() throws Exception {
+    SessionProbe p = probe().node("n1", "8").job("j", 1, "j-1@n1", "j-2");
+    p.queues.clear();
+    p.queues.add(SessionProbe.queue("root"));
+    p.queues.add(withParent("eng", "root"));
+    p.queues.add(withParent("default", "eng"));
+    p.queues.add(SessionProbe.queue("idle"));
+    SessionResult result = p.run(CONF, ssn -> {});
+    assertThat(result.queueAllocated().get("default").get("cpu")).hasToString("1");
+    assertThat(result.queueAllocated().get("eng").get("cpu")).hasToString("1");
+    assertThat(result.queueAllocated().get("root").get("cpu")).hasToString("1");
+    assertThat(result.queueAllocated().get("root").get("pods")).hasToString("1");
+    assertThat(result.queueAllocated().get("idle"))
+        .as("queues with nothing allocated still report cpu and memory")
+        .containsOnlyKeys("cpu", "memory");
+  }
+
+  @Test
+  void events_bindAndPendingTaskMessagesFollowVolcano() throws Exception {
+    SessionResult result =
+        probe()
+            .node("n1", "8")
+            .job("j", 1, "j-1")
+            .run(
+                CONF,
+                ssn -> {
+                  var stmt = ssn.newStatement();
+                  stmt.allocate(ssn.job("ns/j").tasks().get(0), ssn.node("n1"));
+                  stmt.commit();
+                });
+    assertThat(result.binds()).extracting(SessionResult.Bind::node).containsExactly("n1");
+    assertThat(result.events())
+        .extracting(SessionResult.Event::message)
+        .contains(
+            "Successfully assigned ns/j-1 to n1",
+            "0/1 tasks in gang unschedulable: pod group is ready, 1 Binding, 1 minAvailable");
+  }
+
+  @Test
+  void podCondition_pendingTaskWithFitErrorsGetsTheNodesMessage() throws Exception {
+    SessionResult result =
+        probe()
+            .node("n1", "8")
+            .node("n2", "8")
+            .job("j", 1, "j-1")
+            .run(
+                CONF,
+                ssn -> {
+                  var task = ssn.job("ns/j").tasks().get(0);
+                  ssn.recordFitError(
+                      task,
+                      "n1",
+                      dev.caldera.api.extension.Status.unschedulable("Insufficient cpu"));
+                  ssn.recordFitError(
+                      task,
+                      "n2",
+                      dev.caldera.api.extension.Status.unschedulable("Insufficient cpu"));
+                });
+    SessionResult.PodStatusUpdate update = result.pods().get("ns/j-1");
+    assertThat(update.condition().reason()).isEqualTo("Unschedulable");
+    assertThat(update.condition().message())
+        .isEqualTo("0/2 nodes are unavailable: 2 Insufficient cpu.");
+  }
+
+  private static Queue withParent(String name, String parent) {
+    return new Queue(
+        ObjectMeta.named("", name), 1, null, null, null, null, parent, 0, null, null, "Open", null);
+  }
+}
