@@ -41,7 +41,6 @@ class AcceptanceScenariosTest {
     assertThat(files).as("scenario files under " + root).isNotEmpty();
 
     PluginRegistry registry = new ServiceLoaderPluginRegistry();
-    ScenarioRunner runner = new ScenarioRunner(registry);
     List<DynamicTest> tests = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
     for (Path file : files) {
@@ -64,7 +63,9 @@ class AcceptanceScenariosTest {
               display,
               file.toUri(),
               () -> {
-                ScenarioReport report = runner.run(scenario);
+                // A fresh registry per scenario, as `caldera simulate` does.
+                ScenarioReport report =
+                    new ScenarioRunner(new ServiceLoaderPluginRegistry()).run(scenario);
                 assertThat(ExpectationChecker.check(scenario, report))
                     .as("mismatches of %s", display)
                     .isEmpty();

@@ -79,7 +79,6 @@ final class SimulateCommand implements Callable<Integer> {
     PrintStream err = parent.err();
     PrintStream verdicts = output == ReportFormat.TABLE ? out : err;
 
-    ScenarioRunner runner = null;
     int passed = 0;
     int failed = 0;
     boolean firstReport = true;
@@ -88,10 +87,9 @@ final class SimulateCommand implements Callable<Integer> {
       ScenarioReport report;
       try {
         scenario = ScenarioLoader.load(file);
-        if (runner == null) {
-          runner = new ScenarioRunner(Plugins.registry());
-        }
-        report = runner.run(scenario);
+        // A fresh registry per scenario: factories keep state across sessions (warnings already
+        // given, last good policies), which must not leak from one scenario into the next.
+        report = new ScenarioRunner(Plugins.registry()).run(scenario);
       } catch (ScenarioException e) {
         err.println("error: " + e.getMessage());
         failed++;
