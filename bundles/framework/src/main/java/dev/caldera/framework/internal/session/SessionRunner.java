@@ -35,6 +35,7 @@ import java.util.UUID;
 public final class SessionRunner {
 
   private static final String DEFAULT_QUEUE = "default";
+  private static final String HIERARCHY_ANNOTATION = "volcano.sh/hierarchy";
 
   private final PluginRegistry registry;
   private final SchedulerConf conf;
@@ -330,11 +331,20 @@ public final class SessionRunner {
     }
 
     /**
-     * {@code updateQueueStatus}: Σ request of allocated-status tasks, propagated to root if it
-     * exists.
+     * {@code updateQueueStatus}: Σ request of allocated-status tasks, added to every ancestor along
+     * {@code spec.parent} when a queue named root exists (Volcano). A queue without {@code
+     * spec.parent} whose {@code volcano.sh/hierarchy} annotation names a path also adds to the
+     * queues that hold the path's prefixes, so annotation trees report their parents too.
      */
     private Map<String, Map<String, Quantity>> queueAllocated() {
       Map<String, QueueState> queues = session.queueMap();
+      Map<String, String> queueByPath = new HashMap<>();
+      for (QueueState q : queues.values()) {
+        String path = q.queue().metadata().annotations().get(HIERARCHY_ANNOTATION);
+        if (path != null && !path.isBlank()) {
+          queueByPath.putIfAbsent(path.trim(), q.name());
+        }
+      }
       Map<String, Resource> allocated = new HashMap<>();
       boolean rootExists = queues.containsKey("root");
       for (JobState job : session.jobMap().values()) {
@@ -350,19 +360,18 @@ public final class SessionRunner {
           continue;
         }
         allocated.computeIfAbsent(job.queue(), q -> Resource.empty()).add(sum);
-        if (rootExists) {
-          if (job.queue().equals("root")) {
-            // Volcano adds a job placed directly in root to root twice.
-            allocated.get("root").add(sum);
+        if (rootExists && job.queue().equals("root")) {
+          // Volcano adds a job placed directly in root to root twice.
+          allocated.get("root").add(sum);
+        }
+        String current = job.queue();
+        for (int guard = 0; !current.equals("root") && guard <= queues.size(); guard++) {
+          String parent = parentOf(queues.get(current), queueByPath, rootExists);
+          if (parent == null) {
+            break;
           }
-          String current = job.queue();
-          int guard = 0;
-          while (!current.equals("root") && guard++ < queues.size() + 1) {
-            QueueState q = queues.get(current);
-            String parent = q == null || q.parent().isEmpty() ? "root" : q.parent();
-            allocated.computeIfAbsent(parent, p -> Resource.empty()).add(sum);
-            current = parent;
-          }
+          allocated.computeIfAbsent(parent, p -> Resource.empty()).add(sum);
+          current = parent;
         }
       }
       Map<String, Map<String, Quantity>> out = new LinkedHashMap<>();
@@ -370,6 +379,28 @@ public final class SessionRunner {
         out.put(q.name(), allocated.getOrDefault(q.name(), Resource.empty()).toList());
       }
       return out;
+    }
+
+    /** The queue whose status also counts {@code q}'s allocation, or null. */
+    private static String parentOf(
+        QueueState q, Map<String, String> queueByPath, boolean rootExists) {
+      if (q == null) {
+        return rootExists ? "root" : null;
+      }
+      if (!q.parent().isEmpty()) {
+        return rootExists ? q.parent() : null;
+      }
+      String path = q.queue().metadata().annotations().get(HIERARCHY_ANNOTATION);
+      if (path != null && !path.isBlank()) {
+        String[] parts = path.trim().split("/");
+        for (int len = parts.length - 1; len >= 1; len--) {
+          String parent = queueByPath.get(String.join("/", java.util.Arrays.copyOf(parts, len)));
+          if (parent != null && !parent.equals(q.name())) {
+            return parent;
+          }
+        }
+      }
+      return rootExists ? "root" : null;
     }
   }
 }

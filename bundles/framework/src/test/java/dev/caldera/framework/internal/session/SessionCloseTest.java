@@ -75,6 +75,36 @@ class SessionCloseTest {
   }
 
   @Test
+  void queueAllocated_followsHierarchyAnnotationsWhenParentIsUnset() throws Exception {
+    SessionProbe p = probe().node("n1", "8").job("j", 1, "j-1@n1");
+    p.queues.clear();
+    p.queues.add(withPath("eng", "root/eng"));
+    p.queues.add(withPath("default", "root/eng/prod"));
+    p.queues.add(withPath("biz", "root/biz"));
+    SessionResult result = p.run(CONF, ssn -> {});
+    assertThat(result.queueAllocated().get("default").get("cpu")).hasToString("1");
+    assertThat(result.queueAllocated().get("eng").get("cpu")).hasToString("1");
+    assertThat(result.queueAllocated().get("biz").get("cpu")).hasToString("0");
+  }
+
+  private static Queue withPath(String name, String path) {
+    return new Queue(
+        new ObjectMeta(
+            name, "", null, null, null, null, java.util.Map.of("volcano.sh/hierarchy", path), null),
+        1,
+        null,
+        null,
+        null,
+        null,
+        "",
+        0,
+        null,
+        null,
+        "Open",
+        null);
+  }
+
+  @Test
   void events_bindAndPendingTaskMessagesFollowVolcano() throws Exception {
     SessionResult result =
         probe()
