@@ -46,15 +46,38 @@ final class BatchScorer implements BatchNodeOrderFn {
         total = new long[size];
         raw = new long[size];
       }
-      // Like Volcano, score only the candidates known to the session's node map.
+      // One parallel pass maps each candidate to its node state and computes the per-node
+      // resource scores; like Volcano, only candidates known to the session's node map count.
+      Pod pod = task.pod();
+      PodRequest request = cluster.request(task, pod);
+      int least = weights.leastRequested();
+      int most = weights.mostRequested();
+      int balanced = request.bestEffortForBalance() ? 0 : weights.balancedResource();
       NodeState[] found = nodes;
+      long[] sums = total;
+      IntConsumer mapAndScore =
+          i -> {
+            NodeState node = cluster.node(candidates.get(i));
+            found[i] = node;
+            long sum = 0;
+            if (node != null) {
+              if (least != 0) {
+                sum += ResourceScores.leastAllocated(request, node) * least;
+              }
+              if (most != 0) {
+                sum += ResourceScores.mostAllocated(request, node) * most;
+              }
+              if (balanced != 0) {
+                sum += ResourceScores.balanced(request, node) * balanced;
+              }
+            }
+            sums[i] = sum;
+          };
       if (size >= PARALLEL_THRESHOLD) {
-        IntStream.range(0, size)
-            .parallel()
-            .forEach(i -> found[i] = cluster.node(candidates.get(i)));
+        IntStream.range(0, size).parallel().forEach(mapAndScore);
       } else {
         for (int i = 0; i < size; i++) {
-          found[i] = cluster.node(candidates.get(i));
+          mapAndScore.accept(i);
         }
       }
       int n = 0;
@@ -62,42 +85,12 @@ final class BatchScorer implements BatchNodeOrderFn {
         NodeState node = found[i];
         if (node != null) {
           found[n] = node;
+          total[n] = total[i];
           positions[n++] = i;
         }
       }
       if (n == 0) {
         return Status.OK;
-      }
-      Pod pod = task.pod();
-      PodRequest request = cluster.request(task, pod);
-      Arrays.fill(total, 0, n, 0L);
-      int least = weights.leastRequested();
-      int most = weights.mostRequested();
-      int balanced = request.bestEffortForBalance() ? 0 : weights.balancedResource();
-      if (least != 0 || most != 0 || balanced != 0) {
-        NodeState[] scored = nodes;
-        long[] sums = total;
-        IntConsumer resourceScores =
-            i -> {
-              long sum = 0;
-              if (least != 0) {
-                sum += ResourceScores.leastAllocated(request, scored[i]) * least;
-              }
-              if (most != 0) {
-                sum += ResourceScores.mostAllocated(request, scored[i]) * most;
-              }
-              if (balanced != 0) {
-                sum += ResourceScores.balanced(request, scored[i]) * balanced;
-              }
-              sums[i] += sum;
-            };
-        if (n >= PARALLEL_THRESHOLD) {
-          IntStream.range(0, n).parallel().forEach(resourceScores);
-        } else {
-          for (int i = 0; i < n; i++) {
-            resourceScores.accept(i);
-          }
-        }
       }
       int w = weights.nodeAffinity();
       if (w != 0 && NodeAffinityScorer.score(pod, nodes, n, raw)) {
