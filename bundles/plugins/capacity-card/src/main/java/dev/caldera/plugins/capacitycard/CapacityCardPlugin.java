@@ -1,0 +1,159 @@
+package dev.caldera.plugins.capacitycard;
+
+import dev.caldera.api.ExtensionPoint;
+import dev.caldera.api.Extensions;
+import dev.caldera.api.Plugin;
+import dev.caldera.api.Session;
+import dev.caldera.api.extension.EventHandler;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.extension.Victims;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.dsl.Policy;
+import dev.caldera.dsl.SessionPolicyContext;
+
+/**
+ * Queue quota per card model ({@code capacity-card}). Cards are found on nodes by label pattern
+ * (whole cards, MPS and MIG slices, any vendor); a queue's {@value CardAnnotations#QUOTA} says how
+ * many of each it may use, and its {@code spec.capability} how much CPU and memory (none when not
+ * given). Pods name their card in {@value CardAnnotations#NAME}, possibly as alternatives {@code
+ * A|B} charged to the model of the node they land on; jobs may state their cards in {@value
+ * CardAnnotations#REQUEST} for enqueue before their pods exist.
+ *
+ * <p>Registers JobEnqueueable/JobEnqueued (admission within quota × {@code overCommitFactor}),
+ * Allocatable and Predicate (allocation within quota, per node model), Preemptive, NodeOrder
+ * (multi-model preference), an event handler (the accounting) and, when configured, a ReclaimableFn
+ * from a reclaim policy.
+ */
+public final class CapacityCardPlugin implements Plugin {
+
+  /** The registration name. */
+  public static final String NAME = "capacity-card";
+
+  /** The event object kind for reclaim policies. */
+  static final String POLICY_KIND = "Policy";
+
+  private final CardArguments arguments;
+  private final QueueReports reports;
+  private final ReclaimPolicies policies;
+  private final Policy tidal;
+  private CardLedger ledger;
+
+  /** A plugin with its own memories (tests). */
+  CapacityCardPlugin(CardArguments arguments) {
+    this(arguments, new QueueReports(), new ReclaimPolicies());
+  }
+
+  /**
+   * A plugin sharing the factory's memories.
+   *
+   * @throws dev.caldera.api.PluginArgumentException when the owner-kind map does not make a valid
+   *     tidal policy
+   */
+  CapacityCardPlugin(CardArguments arguments, QueueReports reports, ReclaimPolicies policies) {
+    this.arguments = arguments;
+    this.reports = reports;
+    this.policies = policies;
+    this.tidal =
+        arguments.ownerKindServiceTypes() == null
+            ? null
+            : policies.tidal(arguments.ownerKindServiceTypes());
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /** The arguments this instance was made with. */
+  CardArguments arguments() {
+    return arguments;
+  }
+
+  /** The session's accounting (tests). */
+  CardLedger ledger() {
+    return ledger;
+  }
+
+  @Override
+  public void onSessionOpen(Session session, Extensions extensions) {
+    ledger = CardLedger.open(session, arguments);
+    Refusals refusals = new Refusals(session);
+    for (QueueAccount account : ledger.accounts()) {
+      if (reports.changed(account.name, account.problems)) {
+        for (String problem : account.problems) {
+          refusals.warn(Refusals.QUEUE, account.name, Refusals.INVALID_CARD_ANNOTATION, problem);
+        }
+      }
+    }
+    QuotaChecks checks = new QuotaChecks(ledger, refusals);
+    extensions.add(ExtensionPoint.JOB_ENQUEUEABLE, checks::enqueueable);
+    extensions.add(ExtensionPoint.JOB_ENQUEUED, checks::enqueued);
+    extensions.add(ExtensionPoint.ALLOCATABLE, checks::allocatable);
+    extensions.add(ExtensionPoint.PREDICATE, checks::predicate);
+    extensions.add(ExtensionPoint.PREEMPTIVE, checks::preemptive);
+    if (arguments.preferenceWeight() > 0 && ledger.anyMultiModel()) {
+      extensions.add(
+          ExtensionPoint.NODE_ORDER,
+          new CardPreference(ledger, arguments.preferenceWeight())::score);
+    }
+    CardLedger accounts = ledger;
+    extensions.add(
+        ExtensionPoint.EVENT_HANDLER,
+        new EventHandler() {
+          @Override
+          public Status allocated(TaskInfo task) {
+            accounts.allocated(task);
+            return Status.OK;
+          }
+
+          @Override
+          public void deallocated(TaskInfo task) {
+            accounts.deallocated(task);
+          }
+        });
+    addReclaimPolicy(session, extensions);
+  }
+
+  /**
+   * The ReclaimableFn of the configured policy; a named policy that cannot be used permits no
+   * reclaim and says so in a Warning event on {@code Policy/<name>}.
+   */
+  private void addReclaimPolicy(Session session, Extensions extensions) {
+    Policy policy = tidal;
+    if (arguments.reclaimPolicy() != null) {
+      ReclaimPolicies.Lookup lookup =
+          policies.named(arguments.reclaimPolicy(), session.cluster().policies());
+      for (String problem : lookup.problems()) {
+        session.recordEvent(
+            POLICY_KIND,
+            arguments.reclaimPolicy(),
+            "Warning",
+            lookup.policy() == null ? "PolicyMissing" : "PolicyError",
+            problem);
+      }
+      policy = lookup.policy();
+      if (policy == null) {
+        extensions.add(ExtensionPoint.RECLAIMABLE, (reclaimer, candidates) -> Victims.reject());
+        return;
+      }
+    }
+    if (policy == null) {
+      return;
+    }
+    if (!policy.hasReclaim()) {
+      session.recordEvent(
+          POLICY_KIND,
+          policy.name(),
+          "Warning",
+          "PolicyWithoutReclaim",
+          "policy " + policy.name() + " (" + policy.fileName() + ") has no reclaim block");
+      extensions.add(ExtensionPoint.RECLAIMABLE, (reclaimer, candidates) -> Victims.reject());
+      return;
+    }
+    SessionPolicyContext context = new SessionPolicyContext(session);
+    extensions.add(ExtensionPoint.RECLAIMABLE, policy.reclaimable(context));
+    if (policy.usesQueueAllocation()) {
+      extensions.add(ExtensionPoint.EVENT_HANDLER, context.eventHandler());
+    }
+  }
+}

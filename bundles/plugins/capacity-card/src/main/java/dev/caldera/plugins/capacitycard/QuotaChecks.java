@@ -1,0 +1,274 @@
+package dev.caldera.plugins.capacitycard;
+
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.info.TaskStatus;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The quota checks of enqueue, allocation, reclaim and node filtering, each refusal explained in a
+ * Warning event (on the pod group for enqueue, on the pod for allocation).
+ */
+final class QuotaChecks {
+
+  /** Counts are whole cards and CPU/memory are integers; this only absorbs rounding. */
+  private static final double EPS = 1e-6;
+
+  private final CardLedger ledger;
+  private final Refusals refusals;
+  private final double factor;
+
+  QuotaChecks(CardLedger ledger, Refusals refusals) {
+    this.ledger = ledger;
+    this.refusals = refusals;
+    this.factor = ledger.arguments.overCommitFactor();
+  }
+
+  /**
+   * JobEnqueueableFn: an Open queue, and the job's minimum + allocated + inqueue − elastic within
+   * quota × overCommitFactor, for CPU, memory and each card (a multi-model minimum against the sum
+   * of its models).
+   */
+  Vote enqueueable(JobInfo job) {
+    QueueAccount account = ledger.account(job.queue());
+    if (account == null || !account.queue.isOpen()) {
+      return Vote.REJECT;
+    }
+    for (String problem : ledger.requestProblems(job)) {
+      refusals.warn(Refusals.POD_GROUP, job.uid(), Refusals.INVALID_CARD_ANNOTATION, problem);
+    }
+    reportPodProblems(job);
+    JobDemand min = ledger.jobDemand(job);
+    Refusal refusal = enqueueRefusal(account, min);
+    if (refusal == null) {
+      return Vote.PERMIT;
+    }
+    refusals.warn(Refusals.POD_GROUP, job.uid(), refusal.reason(), refusal.message());
+    return Vote.REJECT;
+  }
+
+  /** An event's reason and message. */
+  record Refusal(String reason, String message) {}
+
+  /** The first limit the minimum would exceed at enqueue; null if none. */
+  Refusal enqueueRefusal(QueueAccount a, JobDemand min) {
+    if (min.cpu() > 0) {
+      double total = min.cpu() + a.cpuAllocated + a.cpuInqueue - a.cpuElastic;
+      if (total > a.cpuQuota * factor + EPS) {
+        return new Refusal(
+            Refusals.INSUFFICIENT_CPU_QUOTA,
+            Refusals.cpu(a.name, min.cpu(), total, a.cpuQuota * factor));
+      }
+    }
+    if (min.memory() > 0) {
+      double total = min.memory() + a.memoryAllocated + a.memoryInqueue - a.memoryElastic;
+      if (total > a.memoryQuota * factor + EPS) {
+        return new Refusal(
+            Refusals.INSUFFICIENT_MEMORY_QUOTA,
+            Refusals.memory(a.name, min.memory(), total, a.memoryQuota * factor));
+      }
+    }
+    for (Map.Entry<CardSet, Double> e : min.cards().entrySet()) {
+      double requested = e.getValue();
+      double total = requested + a.committed(e.getKey());
+      double limit = a.quota(e.getKey()) * factor;
+      if (requested > 0 && total > limit + EPS) {
+        return new Refusal(
+            Refusals.INSUFFICIENT_CARD_QUOTA,
+            Refusals.cards(a.name, e.getKey().display(), requested, total, limit));
+      }
+    }
+    return null;
+  }
+
+  /** JobEnqueuedFn: the admitted minimum counts as inqueue. */
+  void enqueued(JobInfo job) {
+    QueueAccount account = ledger.account(job.queue());
+    if (account == null) {
+      return;
+    }
+    JobDemand min = ledger.jobDemand(job);
+    min.cards().forEach(account::addInqueue);
+    account.cpuInqueue += min.cpu();
+    account.memoryInqueue += min.memory();
+  }
+
+  /**
+   * AllocatableFn: an Open queue, a pod whose card annotation can be used, CPU and memory within
+   * quota, and room for the pod's cards in at least one of its models (which model is the node's
+   * business: see {@link #predicate}).
+   */
+  boolean allocatable(QueueInfo queue, TaskInfo task) {
+    if (!queue.isOpen()) {
+      return false;
+    }
+    Demand d = ledger.demand(task);
+    QueueAccount a = d.queue();
+    if (a == null) {
+      return false;
+    }
+    if (d.warning() != null) {
+      refusals.warn(Refusals.POD, task.key(), Refusals.INVALID_CARD_ANNOTATION, d.warning());
+    }
+    if (d.problem() != null) {
+      refusals.warn(Refusals.POD, task.key(), Refusals.INVALID_CARD_ANNOTATION, d.problem());
+      return false;
+    }
+    if (d.cpu() > 0 && a.cpuAllocated + d.cpu() > a.cpuQuota + EPS) {
+      refusals.warn(
+          Refusals.POD,
+          task.key(),
+          Refusals.INSUFFICIENT_CPU_QUOTA,
+          Refusals.cpu(a.name, d.cpu(), a.cpuAllocated + d.cpu(), a.cpuQuota));
+      return false;
+    }
+    if (d.memory() > 0 && a.memoryAllocated + d.memory() > a.memoryQuota + EPS) {
+      refusals.warn(
+          Refusals.POD,
+          task.key(),
+          Refusals.INSUFFICIENT_MEMORY_QUOTA,
+          Refusals.memory(a.name, d.memory(), a.memoryAllocated + d.memory(), a.memoryQuota));
+      return false;
+    }
+    if (d.cards() != null && !fitsSomeModel(a, d)) {
+      String message =
+          d.cards().isSingle()
+              ? Refusals.cards(
+                  a.name,
+                  d.cards().display(),
+                  d.count(),
+                  a.allocated[d.cards().first()] + d.count(),
+                  a.quota[d.cards().first()])
+              : Refusals.cardsPerModel(a.name, d.cards(), d.count(), a);
+      refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_CARD_QUOTA, message);
+      return false;
+    }
+    return true;
+  }
+
+  private static boolean fitsSomeModel(QueueAccount a, Demand d) {
+    for (int card : d.cards().ordered()) {
+      if (d.count() <= a.remaining(card) + EPS) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * PredicateFn: a pod that names cards only goes to a node of one of its models, and only while
+   * the queue has room for that model; a pod that requests cards without naming them only while the
+   * queue has room for the node's model. A full quota is Unschedulable (preempting within the queue
+   * frees it); a node without the pod's model is Unresolvable.
+   */
+  Status predicate(TaskInfo task, NodeInfo node) {
+    Demand d = ledger.demand(task);
+    QueueAccount a = d.queue();
+    if (a == null || !d.usesCards()) {
+      return Status.OK;
+    }
+    if (d.problem() != null) {
+      return d.refusal();
+    }
+    CardCatalog.NodeTable cards = ledger.catalog.node(node);
+    if (d.cards() != null) {
+      int card = cards.cardOf(d.resource());
+      if (card < 0 || !d.cards().contains(card)) {
+        return d.refusal();
+      }
+      if (d.count() > a.remaining(card) + EPS) {
+        return quotaFull(a, card, d.count());
+      }
+    }
+    int[] resources = d.unnamedResources();
+    for (int i = 0; i < resources.length; i++) {
+      int card = cards.cardOf(resources[i]);
+      double count = d.unnamedCounts()[i];
+      if (card >= 0 && count > a.remaining(card) + EPS) {
+        return quotaFull(a, card, count);
+      }
+    }
+    return Status.OK;
+  }
+
+  /**
+   * The Unschedulable status of a full card quota. Node after node fails for the same reason, so
+   * the status is kept per card until the figures change; a race only recomputes it.
+   */
+  private Status quotaFull(QueueAccount a, int card, double count) {
+    QueueAccount.Full f = a.full[card];
+    if (f != null && f.allocated() == a.allocated[card] && f.count() == count) {
+      return f.status();
+    }
+    Status status =
+        Status.unschedulable(
+            Refusals.cards(
+                a.name,
+                ledger.catalog.name(card),
+                count,
+                a.allocated[card] + count,
+                a.quota[card]));
+    a.full[card] = new QueueAccount.Full(a.allocated[card], count, status);
+    return status;
+  }
+
+  /**
+   * PreemptiveFn: an Open queue where the tasks' requests + allocated stay within quota in every
+   * requested dimension (a multi-model request against the sum of its models).
+   */
+  boolean preemptive(QueueInfo queue, List<TaskInfo> tasks) {
+    QueueAccount a = ledger.account(queue.name());
+    if (a == null || !queue.isOpen()) {
+      return false;
+    }
+    double cpu = 0;
+    double memory = 0;
+    Map<CardSet, Double> cards = new LinkedHashMap<>();
+    for (TaskInfo t : tasks) {
+      if (t == null) {
+        continue;
+      }
+      Demand d = ledger.demand(t);
+      if (d.problem() != null) {
+        return false;
+      }
+      cpu += d.cpu();
+      memory += d.memory();
+      if (d.cards() != null) {
+        cards.merge(d.cards(), d.count(), Double::sum);
+      }
+    }
+    if (cpu > 0 && a.cpuAllocated + cpu > a.cpuQuota + EPS) {
+      return false;
+    }
+    if (memory > 0 && a.memoryAllocated + memory > a.memoryQuota + EPS) {
+      return false;
+    }
+    for (Map.Entry<CardSet, Double> e : cards.entrySet()) {
+      if (a.allocated(e.getKey()) + e.getValue() > a.quota(e.getKey()) + EPS) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Pending pods of the job whose card annotation is wrong get an event saying so. */
+  private void reportPodProblems(JobInfo job) {
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() != TaskStatus.PENDING) {
+        continue;
+      }
+      Demand d = ledger.demand(t);
+      String text = d.problem() != null ? d.problem() : d.warning();
+      if (text != null) {
+        refusals.warn(Refusals.POD, t.key(), Refusals.INVALID_CARD_ANNOTATION, text);
+      }
+    }
+  }
+}

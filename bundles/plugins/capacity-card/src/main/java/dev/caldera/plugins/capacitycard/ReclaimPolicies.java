@@ -1,0 +1,163 @@
+package dev.caldera.plugins.capacitycard;
+
+import dev.caldera.api.PluginArgumentException;
+import dev.caldera.dsl.CompileResult;
+import dev.caldera.dsl.Policy;
+import dev.caldera.dsl.PolicyCompiler;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Turns the plugin's reclaim arguments into a compiled reclaim policy. {@code reclaimPolicy} names
+ * a policy among the session's sources ({@code session.cluster().policies()}); {@code
+ * podOwnerReferenceToServiceType} means the shipped {@code tidal} policy with that owner-kind map,
+ * its source generated from the map and compiled when the plugin is made. With neither there is no
+ * policy.
+ *
+ * <p>Shared by the plugins one factory makes: each source text is compiled once while it is
+ * present, its errors are reported once, and a named policy whose file turns bad keeps its last
+ * good version while the file exists. Thread-safe.
+ */
+final class ReclaimPolicies {
+
+  /** The file name the generated tidal policy is compiled under (it appears in diagnostics). */
+  static final String TIDAL_FILE = "tidal.policy";
+
+  private static final Pattern IDENT = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
+
+  private record Key(String file, String text) {}
+
+  private final Map<String, CompileResult> tidal = new ConcurrentHashMap<>();
+  private final Map<Key, CompileResult> compiled = new ConcurrentHashMap<>();
+  private final Map<String, Policy> lastGood = new ConcurrentHashMap<>();
+  private final Set<Key> reported = ConcurrentHashMap.newKeySet();
+
+  /**
+   * A named policy and the problems to report about it this session.
+   *
+   * @param policy null when the name cannot be used
+   * @param problems rendered diagnostics or a missing-policy text, each to report once
+   */
+  record Lookup(Policy policy, List<String> problems) {}
+
+  /**
+   * The tidal policy with this owner-kind map.
+   *
+   * @throws PluginArgumentException naming {@code podOwnerReferenceToServiceType} when the
+   *     generated policy does not compile
+   */
+  Policy tidal(Map<String, String> ownerKinds) {
+    CompileResult r =
+        tidal.computeIfAbsent(
+            tidalSource(ownerKinds), text -> PolicyCompiler.compile(TIDAL_FILE, text));
+    if (!r.ok()) {
+      throw new PluginArgumentException(
+          CardArguments.OWNER_KIND_SERVICE_TYPES,
+          "plugin "
+              + CapacityCardPlugin.NAME
+              + ": argument "
+              + CardArguments.OWNER_KIND_SERVICE_TYPES
+              + " does not make a valid tidal policy:\n"
+              + r.render().strip());
+    }
+    return r.policy();
+  }
+
+  /** The policy declared as {@code name} among the session's sources. */
+  Lookup named(String name, Map<String, String> sources) {
+    List<String> problems = new ArrayList<>();
+    Policy found = null;
+    Set<Key> present = new HashSet<>();
+    for (Map.Entry<String, String> e : sources.entrySet()) {
+      Key key = new Key(e.getKey(), e.getValue());
+      present.add(key);
+      CompileResult r =
+          compiled.computeIfAbsent(key, k -> PolicyCompiler.compile(k.file(), k.text()));
+      if (!name.equals(r.policyName())) {
+        continue;
+      }
+      if (r.ok()) {
+        if (found == null) {
+          found = r.policy();
+        }
+      } else if (reported.add(key)) {
+        problems.add(r.render().strip());
+      }
+    }
+    compiled.keySet().retainAll(present);
+    reported.retainAll(present);
+    if (found != null) {
+      lastGood.put(name, found);
+      return new Lookup(found, problems);
+    }
+    Policy last = lastGood.get(name);
+    if (last != null && sources.containsKey(last.fileName())) {
+      return new Lookup(last, problems);
+    }
+    lastGood.remove(name);
+    if (problems.isEmpty()) {
+      problems.add(
+          "reclaim policy "
+              + name
+              + " is named by "
+              + CardArguments.RECLAIM_POLICY
+              + " but no valid .policy file declares it: "
+              + CapacityCardPlugin.NAME
+              + " permits no reclaim until it exists");
+    }
+    return new Lookup(null, problems);
+  }
+
+  /**
+   * The shipped {@code policies/tidal.policy}, with its owner-kind mapping replaced by {@code
+   * ownerKinds} (in its order; a kind that is not a plain identifier is quoted).
+   */
+  static String tidalSource(Map<String, String> ownerKinds) {
+    StringBuilder map = new StringBuilder();
+    ownerKinds.forEach(
+        (kind, type) -> {
+          if (map.length() > 0) {
+            map.append(", ");
+          }
+          map.append(IDENT.matcher(kind).matches() ? kind : quote(kind)).append(": ").append(type);
+        });
+    return """
+        policy tidal
+
+        # Tidal scheduling: online inference services take GPUs back from offline training when
+        # they need them; training never takes anything, and a workload of unknown type is never
+        # a victim. Generated by capacity-card from its podOwnerReferenceToServiceType argument.
+
+        classify service as inference | training | unknown {
+          from podgroup.annotations["volcano.sh/service.type"]
+          from owner.kind { %s }
+          otherwise unknown
+        }
+
+        reclaim {
+          training may not reclaim any
+          inference may reclaim training when reclaimee.queue.reclaimable
+          inference may not reclaim inference
+          any may not reclaim unknown
+          otherwise deny
+        }
+
+        preemptive {
+          allow when queue.state == Open and queue.allocated + task.request <= queue.capability
+          otherwise deny
+        }
+        """
+        .formatted(map);
+  }
+
+  private static String quote(String s) {
+    return '"'
+        + s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n").replace("\t", "\\t")
+        + '"';
+  }
+}

@@ -1,0 +1,262 @@
+package dev.caldera.plugins.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.ExtensionPoint;
+import dev.caldera.api.PluginArgumentException;
+import dev.caldera.api.PluginArguments;
+import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.info.TaskStatus;
+import dev.caldera.testkit.FakeSession;
+import dev.caldera.testkit.FakeTask;
+import dev.caldera.testkit.RecordedEvent;
+import dev.caldera.testkit.RecordingExtensions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PolicyPluginTest {
+
+  static String tidal;
+
+  /** Tidal with one more rule: inference may also reclaim unknown workloads. */
+  static String tidalReclaimingUnknown;
+
+  /** Tidal with a typo in a class name. */
+  static String brokenTidal;
+
+  final PolicyPluginFactory factory = new PolicyPluginFactory();
+
+  @BeforeAll
+  static void read() throws IOException {
+    tidal = Files.readString(Path.of("../../../policies/tidal.policy"));
+    tidalReclaimingUnknown =
+        tidal.replace(
+            "  any may not reclaim unknown\n",
+            "  inference may reclaim unknown\n  any may not reclaim unknown\n");
+    brokenTidal =
+        tidal.replace("inference may not reclaim inference", "inferense may not reclaim inference");
+  }
+
+  // ------------------------------------------------------------------ arguments
+
+  static PluginArguments args(Object policies) {
+    return new PluginArguments(
+        "policy", policies == null ? Map.of() : Map.of("policies", policies), false);
+  }
+
+  @Test
+  void arguments_acceptAListOrCommaSeparatedNames() {
+    assertThat(PolicyArguments.parse(args(List.of("tidal", "custom"))).policies())
+        .containsExactly("tidal", "custom");
+    assertThat(PolicyArguments.parse(args("tidal, custom")).policies())
+        .containsExactly("tidal", "custom");
+  }
+
+  @Test
+  void arguments_rejectMissingEmptyOrWrongTypes() {
+    assertThatThrownBy(() -> factory.create(args(null)))
+        .isInstanceOf(PluginArgumentException.class)
+        .hasMessage(
+            "plugin policy: argument policies is missing, expected a list of policy names, e.g."
+                + " [tidal]");
+    assertThatThrownBy(() -> factory.create(args(List.of())))
+        .isInstanceOf(PluginArgumentException.class)
+        .hasMessage(
+            "plugin policy: argument policies is [], expected a list of policy names, e.g. [tidal]");
+    assertThatThrownBy(() -> factory.create(args(3)))
+        .isInstanceOf(PluginArgumentException.class)
+        .hasMessageContaining("argument policies is 3");
+    assertThatThrownBy(() -> factory.create(args(List.of("tidal", 4))))
+        .isInstanceOf(PluginArgumentException.class)
+        .extracting(e -> ((PluginArgumentException) e).key())
+        .isEqualTo("policies");
+    assertThatThrownBy(() -> factory.create(args("tidal,,x")))
+        .isInstanceOf(PluginArgumentException.class);
+  }
+
+  // ------------------------------------------------------------------ sessions
+
+  FakeTask service;
+  FakeTask training;
+  FakeTask unknown;
+
+  FakeSession session(Map<String, String> policies) {
+    FakeSession s = new FakeSession();
+    s.cluster(new ClusterInfo(null, null, null, null, null, policies));
+    s.addQueue("q-inf").reclaimable(false);
+    s.addQueue("q-train").reclaimable(true);
+    service =
+        s.addJob("ns/svc")
+            .queue("q-inf")
+            .annotation("volcano.sh/service.type", "inference")
+            .task("svc-0")
+            .requests("cpu", "1");
+    training =
+        s.addJob("ns/train")
+            .queue("q-train")
+            .task("train-0")
+            .owner("Job", "j")
+            .status(TaskStatus.RUNNING);
+    unknown = s.addJob("ns/other").queue("q-train").task("other-0").status(TaskStatus.RUNNING);
+    return s;
+  }
+
+  RecordingExtensions open(FakeSession s, String... names) {
+    return RecordingExtensions.open(factory.create(args(List.of(names))), s);
+  }
+
+  List<TaskInfo> victims(RecordingExtensions ext) {
+    return ext.get(ExtensionPoint.RECLAIMABLE).select(service, List.of(training, unknown)).tasks();
+  }
+
+  @Test
+  void open_registersTheNamedPolicysFunctions() {
+    FakeSession s = session(Map.of("tidal.policy", tidal));
+
+    RecordingExtensions ext = open(s, "tidal");
+
+    assertThat(victims(ext)).containsExactly(training);
+    assertThat(ext.get(ExtensionPoint.PREEMPTIVE).test(s.queue("q-inf"), List.of(service)))
+        .isTrue();
+    assertThat(ext.has(ExtensionPoint.EVENT_HANDLER)).as("tidal reads queue.allocated").isTrue();
+    assertThat(ext.has(ExtensionPoint.JOB_ENQUEUEABLE)).isFalse();
+    assertThat(s.events()).isEmpty();
+  }
+
+  @Test
+  void missingPolicy_holdsSchedulingAndSaysWhich() {
+    FakeSession s = session(Map.of("tidal.policy", tidal));
+
+    RecordingExtensions ext = open(s, "tidal", "custom");
+
+    assertThat(ext.get(ExtensionPoint.JOB_ENQUEUEABLE).vote(s.job("ns/svc")))
+        .isEqualTo(Vote.REJECT);
+    assertThat(ext.get(ExtensionPoint.ALLOCATABLE).test(s.queue("q-inf"), service)).isFalse();
+    assertThat(ext.get(ExtensionPoint.PREEMPTIVE).test(s.queue("q-inf"), List.of(service)))
+        .isFalse();
+    assertThat(ext.has(ExtensionPoint.RECLAIMABLE)).isFalse();
+    assertThat(s.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.kind()).isEqualTo("Policy");
+              assertThat(e.key()).isEqualTo("custom");
+              assertThat(e.type()).isEqualTo("Warning");
+              assertThat(e.reason()).isEqualTo("PolicyMissing");
+              assertThat(e.message()).startsWith("policy custom is named in the conf but");
+            });
+  }
+
+  @Test
+  void badEdit_isReportedOnceAndTheLastGoodVersionKeepsRunning() {
+    FakeSession first = session(Map.of("tidal.policy", tidalReclaimingUnknown));
+    assertThat(victims(open(first, "tidal"))).containsExactly(training, unknown);
+
+    FakeSession second = session(Map.of("tidal.policy", brokenTidal));
+    RecordingExtensions ext = open(second, "tidal");
+    FakeSession third = session(Map.of("tidal.policy", brokenTidal));
+    RecordingExtensions again = open(third, "tidal");
+
+    assertThat(victims(ext)).as("last good version").containsExactly(training, unknown);
+    assertThat(victims(again)).containsExactly(training, unknown);
+    RecordedEvent error = second.events().get(0);
+    assertThat(second.events()).hasSize(1);
+    assertThat(error.kind()).isEqualTo("Policy");
+    assertThat(error.key()).isEqualTo("tidal.policy");
+    assertThat(error.reason()).isEqualTo("PolicyError");
+    assertThat(error.message())
+        .startsWith(
+            "tidal.policy:17:3: unknown service class 'inferense' (known: inference, training,"
+                + " unknown)\n")
+        .endsWith("the last good version of policy tidal keeps running");
+    assertThat(third.events()).as("reported once per text").isEmpty();
+  }
+
+  @Test
+  void goodEdit_takesEffectAtTheNextSession() {
+    assertThat(victims(open(session(Map.of("tidal.policy", tidal)), "tidal")))
+        .containsExactly(training);
+
+    RecordingExtensions edited =
+        open(session(Map.of("tidal.policy", tidalReclaimingUnknown)), "tidal");
+
+    assertThat(victims(edited)).containsExactly(training, unknown);
+  }
+
+  @Test
+  void deletedFile_removesThePolicyAtTheNextSession() {
+    open(session(Map.of("tidal.policy", tidal)), "tidal");
+
+    FakeSession after = session(Map.of());
+    RecordingExtensions ext = open(after, "tidal");
+
+    assertThat(ext.get(ExtensionPoint.JOB_ENQUEUEABLE).vote(after.job("ns/svc")))
+        .isEqualTo(Vote.REJECT);
+    assertThat(after.events()).extracting(RecordedEvent::reason).containsExactly("PolicyMissing");
+  }
+
+  @Test
+  void brokenFileWithoutAGoodVersion_holdsScheduling() {
+    FakeSession s = session(Map.of("tidal.policy", brokenTidal));
+
+    RecordingExtensions ext = open(s, "tidal");
+
+    assertThat(ext.has(ExtensionPoint.JOB_ENQUEUEABLE)).isTrue();
+    assertThat(s.events())
+        .extracting(RecordedEvent::reason)
+        .containsExactly("PolicyError", "PolicyMissing");
+  }
+
+  @Test
+  void sameText_isCompiledOnceAcrossSessions() {
+    open(session(Map.of("tidal.policy", tidal)), "tidal");
+    open(session(Map.of("tidal.policy", tidal)), "tidal");
+    open(
+        session(Map.of("tidal.policy", tidal, "copy.policy", tidal.replace("tidal", "copy"))),
+        "tidal");
+
+    assertThat(factory.library().compilations()).isEqualTo(2);
+  }
+
+  @Test
+  void duplicatePolicyName_failsTheLaterFile() {
+    FakeSession s = session(Map.of("a.policy", tidalReclaimingUnknown, "b.policy", tidal));
+
+    RecordingExtensions ext = open(s, "tidal");
+
+    assertThat(victims(ext)).containsExactly(training, unknown);
+    assertThat(s.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.key()).isEqualTo("b.policy");
+              assertThat(e.message())
+                  .startsWith(
+                      "b.policy:1:8: duplicate policy name 'tidal' (also declared at"
+                          + " a.policy:1:8)");
+            });
+  }
+
+  @Test
+  void severalPolicies_mustAllAllowAVictim() {
+    String onlyUnknown =
+        "policy strict\nreclaim {\n  any may reclaim any when reclaimee.podgroup.name =="
+            + " \"other\"\n  otherwise deny\n}\n";
+    FakeSession s =
+        session(Map.of("tidal.policy", tidalReclaimingUnknown, "strict.policy", onlyUnknown));
+
+    RecordingExtensions ext = open(s, "tidal", "strict");
+
+    assertThat(victims(ext)).containsExactly(unknown);
+    assertThat(ext.get(ExtensionPoint.PREEMPTIVE).test(s.queue("q-inf"), List.of(service)))
+        .isTrue();
+  }
+}

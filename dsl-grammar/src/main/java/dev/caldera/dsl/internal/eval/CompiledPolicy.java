@@ -1,0 +1,186 @@
+package dev.caldera.dsl.internal.eval;
+
+import dev.caldera.api.extension.PreemptiveFn;
+import dev.caldera.api.extension.ReclaimableFn;
+import dev.caldera.api.extension.Victims;
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.dsl.Decision;
+import dev.caldera.dsl.Policy;
+import dev.caldera.dsl.PolicyContext;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A {@link Policy} backed by a compiled {@link Program}. */
+public final class CompiledPolicy implements Policy {
+
+  private static final Victims NONE = Victims.permit(List.of());
+
+  private final Program program;
+
+  public CompiledPolicy(Program program) {
+    this.program = program;
+  }
+
+  @Override
+  public String name() {
+    return program.name();
+  }
+
+  @Override
+  public String fileName() {
+    return program.file();
+  }
+
+  @Override
+  public boolean hasReclaim() {
+    return program.reclaimBlock() != null;
+  }
+
+  @Override
+  public boolean hasPreemptive() {
+    return program.preemptiveBlock() != null;
+  }
+
+  @Override
+  public boolean usesQueueAllocation() {
+    return program.usesAllocation();
+  }
+
+  @Override
+  public ReclaimableFn reclaimable(PolicyContext context) {
+    if (!hasReclaim()) {
+      throw new IllegalStateException("policy " + name() + " has no reclaim block");
+    }
+    return new BoundReclaimable(program, program.frame(context));
+  }
+
+  @Override
+  public PreemptiveFn preemptive(PolicyContext context) {
+    if (!hasPreemptive()) {
+      throw new IllegalStateException("policy " + name() + " has no preemptive block");
+    }
+    return new BoundPreemptive(program, program.frame(context));
+  }
+
+  @Override
+  public Decision explainReclaim(PolicyContext context, TaskInfo reclaimer, TaskInfo candidate) {
+    if (!hasReclaim()) {
+      throw new IllegalStateException("policy " + name() + " has no reclaim block");
+    }
+    Frame f = program.frame(context);
+    f.start();
+    f.bind(Frame.SUBJECT, reclaimer);
+    f.bind(Frame.OBJECT, candidate);
+    List<String> classes = new ArrayList<>();
+    describeClasses(f, Frame.SUBJECT, "reclaimer", classes);
+    describeClasses(f, Frame.OBJECT, "reclaimee", classes);
+    return decision(program.reclaimBlock(), program.decideReclaim(f), classes);
+  }
+
+  @Override
+  public Decision explainPreemptive(PolicyContext context, QueueInfo queue, TaskInfo task) {
+    if (!hasPreemptive()) {
+      throw new IllegalStateException("policy " + name() + " has no preemptive block");
+    }
+    Frame f = program.frame(context);
+    f.start();
+    f.bindQueue(queue);
+    f.bind(Frame.SUBJECT, task);
+    List<String> classes = new ArrayList<>();
+    describeClasses(f, Frame.SUBJECT, "task", classes);
+    return decision(program.preemptiveBlock(), program.decidePreemptive(f), classes);
+  }
+
+  private Decision decision(Program.Block block, int rule, List<String> classes) {
+    if (rule < 0) {
+      return new Decision(
+          block.otherwise(),
+          program.file(),
+          block.otherwiseLine(),
+          block.otherwise() ? "otherwise allow" : "otherwise deny",
+          classes);
+    }
+    Program.Rule r = block.rules().get(rule);
+    return new Decision(r.allow(), program.file(), r.line(), r.text(), classes);
+  }
+
+  private void describeClasses(Frame f, int slot, String role, List<String> out) {
+    int[] by = new int[1];
+    for (int c = 0; c < program.classifierCount(); c++) {
+      ClassifierEval classifier = program.classifier(slot, c);
+      int k = classifier.decide(f, by);
+      out.add(
+          role
+              + " "
+              + program.classifierName(c)
+              + " = "
+              + classifier.className(k)
+              + " ("
+              + classifier.describe(by[0])
+              + ", line "
+              + classifier.line(by[0])
+              + ")");
+    }
+  }
+
+  /** The reclaim rules bound to one context; reuses one frame, so not thread-safe. */
+  private static final class BoundReclaimable implements ReclaimableFn {
+    private final Program program;
+    private final Frame frame;
+
+    BoundReclaimable(Program program, Frame frame) {
+      this.program = program;
+      this.frame = frame;
+    }
+
+    @Override
+    public Victims select(TaskInfo reclaimer, List<TaskInfo> candidates) {
+      Frame f = frame;
+      f.start();
+      f.bind(Frame.SUBJECT, reclaimer);
+      int[][] row = program.reclaimRow(f);
+      List<TaskInfo> allowed = null;
+      for (int i = 0, n = candidates.size(); i < n; i++) {
+        TaskInfo candidate = candidates.get(i);
+        f.bind(Frame.OBJECT, candidate);
+        if (program.allowsReclaim(f, row)) {
+          if (allowed == null) {
+            allowed = new ArrayList<>(n - i);
+          }
+          allowed.add(candidate);
+        }
+      }
+      return allowed == null ? NONE : Victims.permit(allowed);
+    }
+  }
+
+  /** The preemptive rules bound to one context; reuses one frame, so not thread-safe. */
+  private static final class BoundPreemptive implements PreemptiveFn {
+    private final Program program;
+    private final Frame frame;
+
+    BoundPreemptive(Program program, Frame frame) {
+      this.program = program;
+      this.frame = frame;
+    }
+
+    @Override
+    public boolean test(QueueInfo queue, List<TaskInfo> tasks) {
+      Frame f = frame;
+      f.start();
+      f.bindQueue(queue);
+      if (tasks.isEmpty()) {
+        f.bind(Frame.SUBJECT, null);
+        return program.allowsPreemptive(f);
+      }
+      for (int i = 0, n = tasks.size(); i < n; i++) {
+        f.bind(Frame.SUBJECT, tasks.get(i));
+        if (!program.allowsPreemptive(f)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * The policy language's compiler API: compile a {@code .policy} source into a {@link
+ * dev.caldera.dsl.Policy} whose reclaim and preemptive rules become the scheduler's {@code
+ * ReclaimableFn} and {@code PreemptiveFn}, or into the diagnostics that say what is wrong.
+ */
+@Export
+@Version("1.0.0")
+package dev.caldera.dsl;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;

@@ -1,0 +1,93 @@
+package dev.caldera.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Usage errors of {@code caldera run}, found before Felix starts. */
+class RunCommandTest {
+
+  @TempDir Path home;
+
+  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+  private String previousHome;
+
+  @BeforeEach
+  void distribution() throws IOException {
+    previousHome = System.getProperty("caldera.home");
+    System.setProperty("caldera.home", home.toString());
+    Files.createDirectories(home.resolve("bundles"));
+    Files.createDirectories(home.resolve("conf/demo"));
+  }
+
+  @AfterEach
+  void restore() {
+    if (previousHome == null) {
+      System.clearProperty("caldera.home");
+    } else {
+      System.setProperty("caldera.home", previousHome);
+    }
+  }
+
+  private int run(String... args) {
+    PrintStream out = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
+    String[] all = new String[args.length + 1];
+    all[0] = "run";
+    System.arraycopy(args, 0, all, 1, args.length);
+    return CalderaCommand.commandLine(out, err).execute(all);
+  }
+
+  private String err() {
+    return errBytes.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aBadAdminAddressIsAUsageError() {
+    assertThat(run("--admin-address", "localhost")).isEqualTo(2);
+    assertThat(err()).contains("--admin-address: expected HOST:PORT or off, got localhost");
+  }
+
+  @Test
+  void aZeroPeriodIsAUsageError() {
+    assertThat(run("--schedule-period", "0s")).isEqualTo(2);
+    assertThat(err()).contains("--schedule-period must be positive");
+  }
+
+  @Test
+  void aDurationWithoutUnitIsAUsageError() {
+    assertThat(run("--duration", "30")).isEqualTo(2);
+    assertThat(err()).contains("missing unit");
+  }
+
+  @Test
+  void aMissingClusterDirectoryIsAUsageError() {
+    assertThat(run("--cluster", home.resolve("nope").toString())).isEqualTo(2);
+    assertThat(err()).contains("No such directory");
+  }
+
+  @Test
+  void aDistributionWithoutBundlesIsAUsageError() throws IOException {
+    Files.delete(home.resolve("bundles"));
+    assertThat(run()).isEqualTo(2);
+    assertThat(err()).contains("No bundles/ directory in " + home);
+  }
+
+  @Test
+  void goDurations_areReadAsGoReadsThem() {
+    RunCommand.GoDurationConverter c = new RunCommand.GoDurationConverter();
+    assertThat(c.convert("1s")).isEqualTo(Duration.ofSeconds(1));
+    assertThat(c.convert("250ms")).isEqualTo(Duration.ofMillis(250));
+    assertThat(c.convert("1m30s")).isEqualTo(Duration.ofSeconds(90));
+  }
+}
