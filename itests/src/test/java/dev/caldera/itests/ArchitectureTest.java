@@ -32,6 +32,10 @@ class ArchitectureTest {
           .resideInAPackage("dev.caldera.plugins..")
           .and()
           .resideOutsideOfPackage("dev.caldera.plugins.extender..")
+          .and()
+          .resideOutsideOfPackage("dev.caldera.plugins.capacitycard..")
+          .and()
+          .resideOutsideOfPackage("dev.caldera.plugins.policy..")
           .should()
           .onlyDependOnClassesThat()
           .resideInAnyPackage(
@@ -56,6 +60,56 @@ class ArchitectureTest {
               DS_ANNOTATIONS)
           .because("the extender bundle imports the API bundle and Jackson")
           .allowEmptyShould(true);
+
+  /**
+   * capacity-card compiles its reclaim policy, so it may also use the policy language's exported
+   * compiler API (never its internals); nothing else.
+   */
+  @ArchTest
+  static final ArchRule capacityCardDependsOnlyOnTheApiAndTheDslApi =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.plugins.capacitycard..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.api..",
+              "dev.caldera.plugins.capacitycard..",
+              "dev.caldera.dsl",
+              JDK,
+              OSGI_ANNOTATIONS,
+              DS_ANNOTATIONS)
+          .because("the capacity-card bundle imports the API bundle and the dsl's compiler API")
+          .allowEmptyShould(true);
+
+  /** The policy plugin runs compiled policies, so it may also use the compiler's API bundle. */
+  @ArchTest
+  static final ArchRule policyPluginDependsOnlyOnTheApiAndTheCompiler =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.plugins.policy..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.api..",
+              "dev.caldera.plugins.policy..",
+              "dev.caldera.dsl",
+              JDK,
+              OSGI_ANNOTATIONS,
+              DS_ANNOTATIONS)
+          .because("the policy bundle imports the API bundle and the compiler's exported package")
+          .allowEmptyShould(true);
+
+  /** ANTLR stays behind the syntax-tree builder: parse-tree types never reach the rest. */
+  @ArchTest
+  static final ArchRule antlrStaysInTheParser =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.caldera.dsl.internal.parser..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.antlr..")
+          .because("the policy language's tree, checker and compiler are our own types");
 
   @ArchTest
   static final ArchRule pluginsDoNotDependOnEachOther =

@@ -61,6 +61,7 @@ class DistributionTest {
             "caldera-plugin-binpack-",
             "caldera-plugin-sla-",
             "caldera-plugin-capacity-",
+            "caldera-plugin-capacity-card-",
             "caldera-plugin-overcommit-",
             "caldera-plugin-pdb-",
             "caldera-plugin-cdp-",
@@ -70,6 +71,9 @@ class DistributionTest {
             "caldera-plugin-task-topology-",
             "caldera-plugin-extender-",
             "caldera-plugin-resource-strategy-fit-",
+            "caldera-plugin-policy-",
+            "caldera-dsl-",
+            "antlr4-runtime-",
             "picocli-",
             "jackson-databind-",
             "jackson-dataformat-yaml-")) {

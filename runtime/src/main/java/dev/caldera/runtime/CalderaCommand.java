@@ -23,7 +23,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = CalderaCommand.Version.class,
     description = "A batch scheduler for Kubernetes with Volcano's scheduling semantics.",
-    subcommands = {SimulateCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      SimulateCommand.class,
+      BenchCommand.class,
+      RunCommand.class,
+      PolicyCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class CalderaCommand implements Runnable {
 
   private final PrintStream out;

@@ -28,4 +28,20 @@ public interface PluginRegistry {
   default String origin(String pluginName) {
     return plugin(pluginName).map(f -> f.getClass().getName()).orElse("missing");
   }
+
+  /**
+   * Marks what this registry hands out from now on as in use by a session, until the handle is
+   * closed. While a handle is open, a bundle that withdraws a plugin or an action waits (for a
+   * bounded time) before it goes, so the session in flight keeps working plugins and the change
+   * applies to the next session. The default does nothing: a registry read once never changes.
+   */
+  default Use inUse() {
+    return () -> {};
+  }
+
+  /** A session's hold on the registry; closing it more than once is harmless. */
+  interface Use extends AutoCloseable {
+    @Override
+    void close();
+  }
 }

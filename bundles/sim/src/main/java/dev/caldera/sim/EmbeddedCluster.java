@@ -29,6 +29,8 @@ import java.util.Map;
  */
 public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
 
+  private static final String GROUP_ANNOTATION = Admission.GROUP_ANNOTATION;
+
   private final List<Node> nodes;
   private final Map<String, Pod> pods = new LinkedHashMap<>();
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
@@ -140,6 +142,47 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
                 queues.put(name, q.withAllocated(allocated));
               });
     }
+  }
+
+  /**
+   * Adds a pod group and its pods, as a controller would create them (the live workload of {@code
+   * caldera run}); an object with the same key is replaced.
+   */
+  public synchronized void submit(PodGroup group, List<Pod> groupPods) {
+    podGroups.put(group.key(), group);
+    for (Pod p : groupPods) {
+      pods.put(p.key(), p);
+    }
+  }
+
+  /**
+   * Sets a pod's phase (a container that ended: {@code Succeeded} or {@code Failed}); the pod keeps
+   * its node, where it occupies nothing any more.
+   *
+   * @return false when the cluster does not hold the pod
+   */
+  public synchronized boolean setPodPhase(String podKey, String phase) {
+    Pod p = pods.get(podKey);
+    if (p == null) {
+      return false;
+    }
+    pods.put(podKey, p.withStatus(p.nodeName(), phase, p.nominatedNodeName(), p.conditions()));
+    return true;
+  }
+
+  /** Deletes a pod group and every pod that names it, as deleting a finished job does. */
+  public synchronized void delete(String podGroupKey) {
+    PodGroup pg = podGroups.remove(podGroupKey);
+    if (pg == null) {
+      return;
+    }
+    pods.values()
+        .removeIf(
+            p ->
+                p.namespace().equals(pg.metadata().namespace())
+                    && pg.metadata()
+                        .name()
+                        .equals(p.metadata().annotations().get(GROUP_ANNOTATION)));
   }
 
   /** Every object as it is now. */

@@ -32,6 +32,20 @@ public final class StateBuilder {
   /** Pod key → where the pod was read, for messages about it. */
   final Map<String, Fields> podFields = new HashMap<>();
 
+  /** Adds every object {@code other} read, after this one's (several manifest files). */
+  public void addAll(StateBuilder other) {
+    nodes.addAll(other.nodes);
+    pods.addAll(other.pods);
+    podGroups.addAll(other.podGroups);
+    queues.addAll(other.queues);
+    priorityClasses.addAll(other.priorityClasses);
+    pdbs.addAll(other.pdbs);
+    quotas.addAll(other.quotas);
+    namespaces.addAll(other.namespaces);
+    preemptionPolicies.putAll(other.preemptionPolicies);
+    podFields.putAll(other.podFields);
+  }
+
   /** The state as it is now. */
   public ClusterState build() {
     return new ClusterState(

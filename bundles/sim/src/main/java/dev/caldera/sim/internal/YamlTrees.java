@@ -3,6 +3,8 @@ package dev.caldera.sim.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caldera.sim.ScenarioException;
+import java.util.ArrayList;
+import java.util.List;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -34,20 +36,48 @@ public final class YamlTrees {
    * @throws ScenarioException with the line and column of a syntax error
    */
   public static JsonNode read(String text, String source) throws ScenarioException {
-    LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
-    options.setCodePointLimit(MAX_CODE_POINTS);
-    options.setMaxAliasesForCollections(1000);
-    DumperOptions dumper = new DumperOptions();
-    Yaml yaml = new Yaml(new TextTimestamps(options), new Representer(dumper), dumper, options);
     Object document;
     try {
-      document = yaml.load(text);
+      document = yaml().load(text);
     } catch (MarkedYAMLException e) {
       throw new ScenarioException(source + ": not valid YAML: " + describe(e), e);
     } catch (YAMLException e) {
       throw new ScenarioException(source + ": not valid YAML: " + firstLine(e.getMessage()), e);
     }
+    return tree(document, source);
+  }
+
+  /**
+   * Parses every document of a YAML stream ({@code ---} separated), skipping empty ones.
+   *
+   * @throws ScenarioException with the line and column of a syntax error
+   */
+  public static List<JsonNode> readAll(String text, String source) throws ScenarioException {
+    List<JsonNode> out = new ArrayList<>();
+    try {
+      for (Object document : yaml().loadAll(text)) {
+        if (document != null) {
+          out.add(tree(document, source));
+        }
+      }
+    } catch (MarkedYAMLException e) {
+      throw new ScenarioException(source + ": not valid YAML: " + describe(e), e);
+    } catch (YAMLException e) {
+      throw new ScenarioException(source + ": not valid YAML: " + firstLine(e.getMessage()), e);
+    }
+    return out;
+  }
+
+  private static Yaml yaml() {
+    LoaderOptions options = new LoaderOptions();
+    options.setAllowDuplicateKeys(false);
+    options.setCodePointLimit(MAX_CODE_POINTS);
+    options.setMaxAliasesForCollections(1000);
+    DumperOptions dumper = new DumperOptions();
+    return new Yaml(new TextTimestamps(options), new Representer(dumper), dumper, options);
+  }
+
+  private static JsonNode tree(Object document, String source) throws ScenarioException {
     try {
       return MAPPER.valueToTree(document);
     } catch (IllegalArgumentException e) {

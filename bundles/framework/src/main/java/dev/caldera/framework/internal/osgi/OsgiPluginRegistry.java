@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.service.component.annotations.Component;
@@ -18,14 +20,21 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 
 /**
  * The registry inside Felix: Declarative Services binds every {@link PluginFactory} and {@link
- * Action} service as bundles come and go. A session copies what it needs when it opens, so a
- * service leaving mid-session does not affect it.
+ * Action} service as bundles come and go. A session copies what it needs when it opens and holds
+ * the registry ({@link #inUse()}) until it closes: a service that leaves meanwhile waits for it, so
+ * its bundle is not stopped, updated or refreshed under the session.
  */
 @Component(service = PluginRegistry.class)
 public final class OsgiPluginRegistry implements PluginRegistry {
 
+  /** How long a withdrawing bundle waits for the sessions in flight. */
+  static final long WITHDRAW_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(60);
+
   private final Map<String, PluginFactory> plugins = new ConcurrentSkipListMap<>();
   private final Map<String, Action> actions = new ConcurrentSkipListMap<>();
+  private final Object lock = new Object();
+  private int sessionsInFlight;
+  private int withdrawals;
 
   @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
   void addPlugin(PluginFactory factory) {
@@ -33,7 +42,11 @@ public final class OsgiPluginRegistry implements PluginRegistry {
   }
 
   void removePlugin(PluginFactory factory) {
-    plugins.remove(factory.name(), factory);
+    synchronized (lock) {
+      awaitNoSession();
+      plugins.remove(factory.name(), factory);
+      withdrawn();
+    }
   }
 
   @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -42,7 +55,60 @@ public final class OsgiPluginRegistry implements PluginRegistry {
   }
 
   void removeAction(Action action) {
-    actions.remove(action.name(), action);
+    synchronized (lock) {
+      awaitNoSession();
+      actions.remove(action.name(), action);
+      withdrawn();
+    }
+  }
+
+  @Override
+  public Use inUse() {
+    synchronized (lock) {
+      // A withdrawal waiting for the last session goes first, so sessions cannot starve it.
+      while (withdrawals > 0) {
+        try {
+          lock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+      sessionsInFlight++;
+    }
+    AtomicBoolean closed = new AtomicBoolean();
+    return () -> {
+      if (closed.compareAndSet(false, true)) {
+        synchronized (lock) {
+          sessionsInFlight--;
+          lock.notifyAll();
+        }
+      }
+    };
+  }
+
+  /**
+   * Waits, holding {@link #lock}, until no session is in flight or the wait times out; new sessions
+   * wait until {@link #withdrawn()}.
+   */
+  private void awaitNoSession() {
+    withdrawals++;
+    long deadline = System.currentTimeMillis() + WITHDRAW_WAIT_MILLIS;
+    long left = WITHDRAW_WAIT_MILLIS;
+    while (sessionsInFlight > 0 && left > 0) {
+      try {
+        lock.wait(left);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      left = deadline - System.currentTimeMillis();
+    }
+  }
+
+  private void withdrawn() {
+    withdrawals--;
+    lock.notifyAll();
   }
 
   @Override

@@ -1,0 +1,34 @@
+package dev.caldera.admin.internal;
+
+import dev.caldera.framework.loop.SchedulerMonitor;
+import java.util.List;
+import java.util.Optional;
+
+/** What the admin server and the shell commands read and change; the OSGi side implements it. */
+public interface AdminBackend {
+
+  /** The running loop, if any. */
+  Optional<SchedulerMonitor> monitor();
+
+  /** Every plugin loaded, and every plugin the conf names that is missing, by name. */
+  List<PluginInfo> plugins();
+
+  /** Every bundle, by id. */
+  List<BundleInfo> bundles();
+
+  /**
+   * Installs a bundle from the bytes of its jar (through the watched deploy directory when there is
+   * one) and waits briefly for it to start.
+   *
+   * @param fileName the jar's file name, or null to name it after its symbolic name and version
+   * @throws AdminException 400 when the jar is not a bundle
+   */
+  BundleInfo install(String fileName, byte[] jar) throws AdminException;
+
+  /**
+   * Uninstalls the bundle with this symbolic name or jar file name, and refreshes packages.
+   *
+   * @throws AdminException 404 when there is none, 403 when it is not a plugin bundle
+   */
+  BundleInfo uninstall(String name) throws AdminException;
+}

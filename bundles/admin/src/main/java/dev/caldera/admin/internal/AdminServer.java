@@ -1,0 +1,273 @@
+package dev.caldera.admin.internal;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.caldera.framework.loop.Health;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The admin HTTP server (JDK {@code com.sun.net.httpserver}):
+ *
+ * <ul>
+ *   <li>{@code GET /healthz}: 200 while the loop lives; {@code GET /readyz}: 200 while sessions
+ *       run, 503 while scheduling is held (with the reasons).
+ *   <li>{@code GET /metrics}: Prometheus text.
+ *   <li>{@code GET /api/plugins}, {@code /api/conf}, {@code /api/policies}, {@code /api/sessions},
+ *       {@code /api/events}, {@code /api/bundles}: JSON.
+ *   <li>{@code POST /api/bundles[?name=FILE.jar]} with a jar as the body, and {@code DELETE
+ *       /api/bundles/NAME}: install and uninstall, only with {@code Authorization: Bearer TOKEN}
+ *       when a token is configured; refused with 401 otherwise.
+ * </ul>
+ */
+public final class AdminServer implements AutoCloseable {
+
+  private static final int MAX_JAR_BYTES = 64 * 1024 * 1024;
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .registerModule(new JavaTimeModule())
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          .enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final AdminBackend backend;
+  private final byte[] token;
+  private final HttpServer server;
+  private final ExecutorService executor;
+
+  /**
+   * Binds {@code address} and starts serving.
+   *
+   * @param token null or empty when bundle installs are disabled
+   * @throws IOException when the address cannot be bound
+   */
+  public AdminServer(InetSocketAddress address, String token, AdminBackend backend)
+      throws IOException {
+    this.backend = backend;
+    this.token = token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.UTF_8);
+    this.server = HttpServer.create(address, 16);
+    this.executor =
+        Executors.newFixedThreadPool(
+            2,
+            r -> {
+              Thread t = new Thread(r, "caldera-admin");
+              t.setDaemon(true);
+              return t;
+            });
+    server.setExecutor(executor);
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  /** The bound address (the port chosen when 0 was asked). */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    try (ex) {
+      Response r;
+      try {
+        r = route(ex);
+      } catch (AdminException e) {
+        r = Response.json(e.status(), Map.of("error", e.getMessage()));
+      } catch (RuntimeException e) {
+        r = Response.json(500, Map.of("error", String.valueOf(e)));
+      }
+      byte[] body = r.body();
+      ex.getResponseHeaders().set("Content-Type", r.contentType());
+      if (r.status() == 401) {
+        ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"caldera\"");
+      }
+      ex.sendResponseHeaders(r.status(), body.length == 0 ? -1 : body.length);
+      if (body.length > 0) {
+        try (OutputStream out = ex.getResponseBody()) {
+          out.write(body);
+        }
+      }
+    }
+  }
+
+  Response route(HttpExchange ex) throws AdminException, IOException {
+    String method = ex.getRequestMethod();
+    URI uri = ex.getRequestURI();
+    String path = uri.getPath();
+    Map<String, String> query = query(uri.getRawQuery());
+    if (path.equals("/api/bundles") && method.equals("POST")) {
+      authorize(ex, "POST /api/bundles");
+      byte[] jar = readBody(ex.getRequestBody());
+      BundleInfo b = backend.install(query.get("name"), jar);
+      report("BundleInstalled", "admin API installed " + b.symbolicName() + " " + b.version());
+      return Response.json(201, b);
+    }
+    if (path.startsWith("/api/bundles/") && method.equals("DELETE")) {
+      authorize(ex, "DELETE /api/bundles");
+      String name =
+          URLDecoder.decode(path.substring("/api/bundles/".length()), StandardCharsets.UTF_8);
+      BundleInfo b = backend.uninstall(name);
+      report("BundleUninstalled", "admin API uninstalled " + b.symbolicName() + " " + b.version());
+      return Response.json(200, b);
+    }
+    if (!method.equals("GET") && !method.equals("HEAD")) {
+      throw new AdminException(405, method + " " + path + " is not supported");
+    }
+    Optional<SchedulerMonitor> monitor = backend.monitor();
+    return switch (path) {
+      case "/", "" -> Response.text(200, index());
+      case "/healthz" -> health(monitor, false);
+      case "/readyz" -> health(monitor, true);
+      case "/metrics" ->
+          new Response(
+              200,
+              Prometheus.CONTENT_TYPE,
+              Prometheus.render(
+                      monitor.map(SchedulerMonitor::metrics).orElse(null),
+                      (int) backend.plugins().stream().filter(p -> p.bundle() != null).count())
+                  .getBytes(StandardCharsets.UTF_8));
+      case "/api/plugins" -> Response.json(200, backend.plugins());
+      case "/api/bundles" -> Response.json(200, backend.bundles());
+      case "/api/conf" -> Response.json(200, need(monitor).conf());
+      case "/api/policies" -> Response.json(200, need(monitor).policies());
+      case "/api/sessions" -> Response.json(200, need(monitor).sessions(limit(query, 20)));
+      case "/api/events" -> Response.json(200, need(monitor).events(limit(query, 50)));
+      default -> throw new AdminException(404, "no such resource: " + path);
+    };
+  }
+
+  private static Response health(Optional<SchedulerMonitor> monitor, boolean readiness) {
+    if (monitor.isEmpty()) {
+      return Response.json(
+          503, Map.of("status", "down", "reason", "the scheduling loop is not running"));
+    }
+    Health h = monitor.get().health();
+    boolean ok = readiness ? h.ready() : h.live();
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("status", ok ? "ok" : (readiness ? "not ready" : "down"));
+    body.put("state", h.state());
+    body.put("sessions", h.sessions());
+    body.put("lastSession", h.lastSession());
+    body.put("reasons", h.reasons());
+    body.put("missingPlugins", h.missingPlugins());
+    return Response.json(ok ? 200 : 503, body);
+  }
+
+  private static SchedulerMonitor need(Optional<SchedulerMonitor> monitor) throws AdminException {
+    return monitor.orElseThrow(() -> new AdminException(503, "the scheduling loop is not running"));
+  }
+
+  private void authorize(HttpExchange ex, String what) throws AdminException {
+    if (token == null) {
+      throw new AdminException(
+          401,
+          what + " is disabled: start caldera run with --admin-token (or CALDERA_ADMIN_TOKEN)");
+    }
+    String header = ex.getRequestHeaders().getFirst("Authorization");
+    byte[] given =
+        header != null && header.startsWith("Bearer ")
+            ? header.substring("Bearer ".length()).trim().getBytes(StandardCharsets.UTF_8)
+            : new byte[0];
+    if (!MessageDigest.isEqual(given, token)) {
+      throw new AdminException(401, what + " needs the header Authorization: Bearer <admin token>");
+    }
+  }
+
+  private void report(String reason, String message) {
+    backend.monitor().ifPresent(m -> m.report(LoopEvent.normal(reason, message)));
+  }
+
+  private static byte[] readBody(InputStream in) throws IOException, AdminException {
+    byte[] body = in.readNBytes(MAX_JAR_BYTES + 1);
+    if (body.length > MAX_JAR_BYTES) {
+      throw new AdminException(413, "the jar is larger than " + MAX_JAR_BYTES + " bytes");
+    }
+    if (body.length == 0) {
+      throw new AdminException(400, "the body must be the bundle's jar");
+    }
+    return body;
+  }
+
+  private static int limit(Map<String, String> query, int otherwise) throws AdminException {
+    String v = query.get("limit");
+    if (v == null) {
+      return otherwise;
+    }
+    try {
+      return Math.max(0, Integer.parseInt(v));
+    } catch (NumberFormatException e) {
+      throw new AdminException(400, "limit: expected a number, got " + v);
+    }
+  }
+
+  private static Map<String, String> query(String raw) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (raw == null || raw.isEmpty()) {
+      return out;
+    }
+    for (String part : raw.split("&")) {
+      int eq = part.indexOf('=');
+      String k = eq < 0 ? part : part.substring(0, eq);
+      String v = eq < 0 ? "" : part.substring(eq + 1);
+      out.put(
+          URLDecoder.decode(k, StandardCharsets.UTF_8),
+          URLDecoder.decode(v, StandardCharsets.UTF_8));
+    }
+    return out;
+  }
+
+  private static String index() {
+    return String.join(
+        "\n",
+        List.of(
+            "Caldera admin",
+            "GET /healthz        the loop lives",
+            "GET /readyz         sessions run (503 while scheduling is held)",
+            "GET /metrics        Prometheus metrics",
+            "GET /api/plugins    plugins: bundle, version, state, sessions served",
+            "GET /api/conf       the conf in force",
+            "GET /api/policies   the policies in force",
+            "GET /api/sessions   recent sessions (?limit=N)",
+            "GET /api/events     recent events (?limit=N)",
+            "GET /api/bundles    every bundle",
+            "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",
+            "DELETE /api/bundles/NAME             uninstall a plugin bundle (needs the token)",
+            ""));
+  }
+
+  /** A response: status, content type and body. */
+  record Response(int status, String contentType, byte[] body) {
+    static Response json(int status, Object value) {
+      try {
+        return new Response(status, "application/json", JSON.writeValueAsBytes(value));
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    static Response text(int status, String text) {
+      return new Response(
+          status, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}

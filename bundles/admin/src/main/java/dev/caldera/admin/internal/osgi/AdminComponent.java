@@ -1,0 +1,100 @@
+package dev.caldera.admin.internal.osgi;
+
+import dev.caldera.admin.internal.AdminServer;
+import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/** Runs the admin HTTP server once configured (PID {@value #PID}). */
+@Component(
+    configurationPid = AdminComponent.PID,
+    configurationPolicy = ConfigurationPolicy.REQUIRE,
+    service = {})
+public final class AdminComponent {
+
+  /** The configuration PID. */
+  public static final String PID = "dev.caldera.admin";
+
+  /** The configuration. */
+  @interface Config {
+    /** {@code HOST:PORT} to listen on; port 0 picks a free one. */
+    String address() default "127.0.0.1:8080";
+
+    /** Enables bundle installs and uninstalls for requests that carry it; empty disables them. */
+    String token() default "";
+
+    /** The watched deploy directory; empty for FileInstall's, or none. */
+    String deploy() default "";
+  }
+
+  @Reference private PluginRegistry registry;
+  @Reference private BundleAudit audit;
+
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  private volatile SchedulerMonitor monitor;
+
+  private AdminServer server;
+
+  @Activate
+  void activate(BundleContext context, Config config) {
+    Path deploy = config.deploy().isBlank() ? audit.deploy() : Path.of(config.deploy());
+    OsgiBackend backend = new OsgiBackend(context, registry, () -> monitor, audit, deploy);
+    InetSocketAddress address;
+    try {
+      address = parse(config.address());
+    } catch (IllegalArgumentException e) {
+      System.err.println("warning: admin: " + e.getMessage() + "; the admin API is off");
+      return;
+    }
+    try {
+      server = new AdminServer(address, config.token(), backend);
+    } catch (IOException e) {
+      System.err.println(
+          "warning: admin: cannot listen on "
+              + config.address()
+              + " ("
+              + e.getMessage()
+              + "); the admin API is off");
+      return;
+    }
+    InetSocketAddress bound = server.address();
+    System.out.println(
+        "admin: http://"
+            + bound.getHostString()
+            + ":"
+            + bound.getPort()
+            + "/ (healthz, readyz, metrics, api/plugins, api/conf, api/sessions, api/bundles)"
+            + (config.token().isBlank() ? "" : "; bundle installs enabled with the admin token"));
+  }
+
+  @Deactivate
+  void deactivate() {
+    if (server != null) {
+      server.close();
+      server = null;
+    }
+  }
+
+  static InetSocketAddress parse(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    if (colon < 0) {
+      throw new IllegalArgumentException("address: expected HOST:PORT, got " + hostPort);
+    }
+    try {
+      return new InetSocketAddress(
+          hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("address: expected HOST:PORT, got " + hostPort, e);
+    }
+  }
+}

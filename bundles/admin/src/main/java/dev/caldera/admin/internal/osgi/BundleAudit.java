@@ -1,0 +1,262 @@
+package dev.caldera.admin.internal.osgi;
+
+import dev.caldera.admin.internal.JarCheck;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
+import org.osgi.framework.wiring.BundleCapability;
+import org.osgi.framework.wiring.BundleRequirement;
+import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.framework.wiring.FrameworkWiring;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * Finds bundles that cannot run and says why, once per version: a jar in the watched deploy
+ * directory that is not a bundle (or that FileInstall did not install), and an installed bundle
+ * whose requirements no bundle provides. Reports go to the scheduler's event log (or standard
+ * output when no loop runs) and are listed by the admin API. Looks every second.
+ */
+@Component(service = BundleAudit.class, immediate = true)
+public final class BundleAudit {
+
+  /** How long a valid jar may wait for FileInstall before it counts as refused. */
+  static final long INSTALL_GRACE_MILLIS = 5_000;
+
+  /**
+   * How long a bundle may stay installed, but not resolved, before its missing requirements count.
+   */
+  static final long RESOLVE_GRACE_MILLIS = 2_000;
+
+  /** How long before an unresolved bundle with no missing requirement counts (uses constraints). */
+  static final long UNEXPLAINED_GRACE_MILLIS = 10_000;
+
+  private static final String UNEXPLAINED =
+      "does not resolve (a uses constraint, or a dependency that does not resolve)";
+
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  private volatile SchedulerMonitor monitor;
+
+  private final Map<Long, String> bundleProblems = new ConcurrentHashMap<>();
+  private final Map<String, String> fileProblems = new ConcurrentHashMap<>();
+  private final Set<String> reported = ConcurrentHashMap.newKeySet();
+  private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
+  private final Map<String, Long> installedSince = new ConcurrentHashMap<>();
+  private BundleContext context;
+  private Path deploy;
+  private ScheduledExecutorService executor;
+
+  @Activate
+  void activate(BundleContext context) {
+    this.context = context;
+    String dir = context.getProperty("felix.fileinstall.dir");
+    this.deploy = dir == null || dir.isBlank() ? null : Path.of(dir);
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "caldera-bundle-audit");
+              t.setDaemon(true);
+              return t;
+            });
+    executor.scheduleWithFixedDelay(this::auditSafely, 1, 1, TimeUnit.SECONDS);
+  }
+
+  @Deactivate
+  void deactivate() {
+    executor.shutdownNow();
+  }
+
+  /** The watched deploy directory, or null. */
+  Path deploy() {
+    return deploy;
+  }
+
+  /** Why the bundle does not resolve, if it does not (as far as the audit knows). */
+  Optional<String> problem(Bundle b) {
+    String p = bundleProblems.get(b.getBundleId());
+    if (p == null && b.getState() == Bundle.INSTALLED && !isFragment(b)) {
+      return missingRequirements(b);
+    }
+    return Optional.ofNullable(p);
+  }
+
+  /** Deploy-directory file name → why it is not installed. */
+  Map<String, String> fileProblems() {
+    return Map.copyOf(fileProblems);
+  }
+
+  private void auditSafely() {
+    try {
+      audit();
+    } catch (RuntimeException e) {
+      // A bundle uninstalled while looking at it: the next round sees a settled state.
+    }
+  }
+
+  void audit() {
+    Set<Long> seen = new HashSet<>();
+    Bundle[] bundles = context.getBundles();
+    Set<String> installedNow = new HashSet<>();
+    long now = System.currentTimeMillis();
+    for (Bundle b : bundles) {
+      if (b.getState() != Bundle.INSTALLED || isFragment(b)) {
+        continue;
+      }
+      // Never resolve here: a resolve racing an update or a refresh can make it fail. A bundle
+      // that stays installed is looked at once it had time to be resolved and started.
+      String key = b.getBundleId() + "@" + b.getLastModified();
+      installedNow.add(key);
+      long since = installedSince.computeIfAbsent(key, k -> now);
+      if (now - since < RESOLVE_GRACE_MILLIS) {
+        continue;
+      }
+      Optional<String> missing = missingRequirements(b);
+      if (missing.isEmpty() && now - since < UNEXPLAINED_GRACE_MILLIS) {
+        continue;
+      }
+      seen.add(b.getBundleId());
+      String problem = missing.orElse(UNEXPLAINED);
+      bundleProblems.put(b.getBundleId(), problem);
+      report(
+          key,
+          "BundleUnresolved",
+          b.getSymbolicName() + " " + b.getVersion() + " (" + b.getLocation() + "): " + problem);
+    }
+    bundleProblems.keySet().retainAll(seen);
+    installedSince.keySet().retainAll(installedNow);
+    if (deploy != null) {
+      auditDeploy(bundles);
+    }
+  }
+
+  private void auditDeploy(Bundle[] bundles) {
+    List<Path> jars;
+    try (Stream<Path> files = Files.list(deploy)) {
+      jars = files.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().toList();
+    } catch (IOException e) {
+      return;
+    }
+    Set<String> names = new HashSet<>();
+    for (Path jar : jars) {
+      String name = jar.getFileName().toString();
+      names.add(name);
+      if (installedAt(bundles, name) != null) {
+        fileProblems.remove(name);
+        continue;
+      }
+      String version;
+      try {
+        version = name + "@" + Files.getLastModifiedTime(jar).toMillis() + "+" + Files.size(jar);
+      } catch (IOException e) {
+        continue;
+      }
+      Optional<String> problem = JarCheck.problem(jar);
+      if (problem.isEmpty()) {
+        // A valid jar FileInstall has not installed yet: a problem only once it waited too long.
+        long since = firstSeen.computeIfAbsent(version, v -> System.currentTimeMillis());
+        if (System.currentTimeMillis() - since < INSTALL_GRACE_MILLIS) {
+          continue;
+        }
+        problem = Optional.of(duplicateOf(jar, bundles));
+      }
+      fileProblems.put(name, problem.get());
+      report(version, "BundleRejected", jar + ": " + problem.get());
+    }
+    fileProblems.keySet().retainAll(names);
+    firstSeen.keySet().removeIf(v -> !names.contains(v.substring(0, v.indexOf('@'))));
+  }
+
+  private static String duplicateOf(Path jar, Bundle[] bundles) {
+    try {
+      Optional<JarCheck.Identity> id = JarCheck.identity(Files.readAllBytes(jar));
+      if (id.isPresent()) {
+        for (Bundle b : bundles) {
+          if (id.get().symbolicName().equals(b.getSymbolicName())
+              && id.get().version().equals(b.getVersion().toString())) {
+            return id.get().symbolicName()
+                + " "
+                + id.get().version()
+                + " is already installed from "
+                + b.getLocation();
+          }
+        }
+      }
+    } catch (IOException e) {
+      return "cannot read it: " + e.getMessage();
+    }
+    return "not installed (see FileInstall's message)";
+  }
+
+  static Bundle installedAt(Bundle[] bundles, String fileName) {
+    for (Bundle b : bundles) {
+      String location = b.getLocation();
+      if (location.endsWith("/" + fileName) || location.endsWith("\\" + fileName)) {
+        return b;
+      }
+    }
+    return null;
+  }
+
+  /** The requirements of an unresolved bundle that nothing provides, if there are any. */
+  private Optional<String> missingRequirements(Bundle b) {
+    BundleRevision revision = b.adapt(BundleRevision.class);
+    FrameworkWiring wiring =
+        context.getBundle(Constants.SYSTEM_BUNDLE_ID).adapt(FrameworkWiring.class);
+    if (revision == null || wiring == null) {
+      return Optional.empty();
+    }
+    List<String> missing = new ArrayList<>();
+    for (BundleRequirement r : revision.getDeclaredRequirements(null)) {
+      Map<String, String> d = r.getDirectives();
+      if (Constants.RESOLUTION_OPTIONAL.equals(d.get(Constants.RESOLUTION_DIRECTIVE))
+          || (d.get(Constants.EFFECTIVE_DIRECTIVE) != null
+              && !Constants.EFFECTIVE_RESOLVE.equals(d.get(Constants.EFFECTIVE_DIRECTIVE)))) {
+        continue;
+      }
+      Collection<BundleCapability> providers = wiring.findProviders(r);
+      if (providers.isEmpty()) {
+        missing.add(r.getNamespace() + " " + d.get(Constants.FILTER_DIRECTIVE));
+      }
+    }
+    return missing.isEmpty()
+        ? Optional.empty()
+        : Optional.of("does not resolve: missing " + String.join(", ", missing));
+  }
+
+  private void report(String key, String reason, String message) {
+    if (!reported.add(key)) {
+      return;
+    }
+    SchedulerMonitor m = monitor;
+    if (m != null) {
+      m.report(LoopEvent.warning(reason, message));
+    } else {
+      System.out.println("Warning " + reason + ": " + message);
+    }
+  }
+
+  private static boolean isFragment(Bundle b) {
+    return b.getHeaders().get(Constants.FRAGMENT_HOST) != null;
+  }
+}

@@ -1,0 +1,167 @@
+package dev.caldera.admin.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class AdminServerTest {
+
+  private final FakeBackend backend = new FakeBackend();
+  private final HttpClient http = HttpClient.newHttpClient();
+  private AdminServer server;
+
+  private void start(String token) throws IOException {
+    server = new AdminServer(new InetSocketAddress("127.0.0.1", 0), token, backend);
+  }
+
+  @AfterEach
+  void stop() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private HttpResponse<String> send(HttpRequest.Builder b) throws Exception {
+    return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpRequest.Builder at(String path) {
+    return HttpRequest.newBuilder(
+        URI.create("http://127.0.0.1:" + server.address().getPort() + path));
+  }
+
+  static byte[] bundleJar(String bsn) throws IOException {
+    Manifest m = new Manifest();
+    m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    m.getMainAttributes().putValue("Bundle-ManifestVersion", "2");
+    m.getMainAttributes().putValue("Bundle-SymbolicName", bsn);
+    m.getMainAttributes().putValue("Bundle-Version", "1.2.3");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JarOutputStream jar = new JarOutputStream(out, m)) {
+      jar.flush();
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  void healthAndReadiness_followTheLoop() throws Exception {
+    start(null);
+
+    assertThat(send(at("/healthz")).statusCode()).isEqualTo(200);
+    assertThat(send(at("/readyz")).statusCode()).isEqualTo(200);
+
+    backend.holding = true;
+    HttpResponse<String> ready = send(at("/readyz"));
+    assertThat(ready.statusCode()).isEqualTo(503);
+    assertThat(ready.body()).contains("holding", "capacity");
+    assertThat(send(at("/healthz")).statusCode()).isEqualTo(200);
+
+    backend.loopRunning = false;
+    assertThat(send(at("/healthz")).statusCode()).isEqualTo(503);
+  }
+
+  @Test
+  void metrics_arePrometheusText() throws Exception {
+    start(null);
+
+    HttpResponse<String> r = send(at("/metrics"));
+
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
+    assertThat(r.body()).contains("caldera_sessions_total 3\n", "caldera_binds_total 5\n");
+  }
+
+  @Test
+  void api_listsPluginsConfSessionsAndBundlesAsJson() throws Exception {
+    start(null);
+
+    assertThat(send(at("/api/plugins")).body())
+        .contains("\"name\" : \"gang\"", "\"sessionsServed\" : 3", "\"state\" : \"MISSING\"");
+    assertThat(send(at("/api/conf")).body())
+        .contains("\"path\" : \"/conf/scheduler.conf\"", "\"lastError\" : \"bad line\"");
+    assertThat(send(at("/api/sessions?limit=1")).body())
+        .contains("\"pod\" : \"ns/p1\"", "caldera-plugin-gang 1.0.0");
+    assertThat(send(at("/api/bundles")).body()).contains("file:/deploy/gang.jar");
+    assertThat(send(at("/api/policies")).body()).contains("tidal.policy");
+    assertThat(send(at("/api/nothing")).statusCode()).isEqualTo(404);
+    assertThat(send(at("/api/sessions?limit=x")).statusCode()).isEqualTo(400);
+  }
+
+  @Test
+  void bundleChanges_areRefusedWithoutAConfiguredToken() throws Exception {
+    start(null);
+
+    HttpResponse<String> r =
+        send(at("/api/bundles").POST(HttpRequest.BodyPublishers.ofByteArray(bundleJar("b"))));
+
+    assertThat(r.statusCode()).isEqualTo(401);
+    assertThat(r.body()).contains("--admin-token");
+    assertThat(send(at("/api/bundles/caldera-plugin-gang").DELETE()).statusCode()).isEqualTo(401);
+    assertThat(backend.installed).isEmpty();
+    assertThat(backend.uninstalled).isEmpty();
+  }
+
+  @Test
+  void bundleChanges_needTheRightBearerToken() throws Exception {
+    start("s3cret");
+    byte[] jar = bundleJar("b");
+
+    assertThat(
+            send(at("/api/bundles").POST(HttpRequest.BodyPublishers.ofByteArray(jar))).statusCode())
+        .isEqualTo(401);
+    assertThat(
+            send(at("/api/bundles")
+                    .header("Authorization", "Bearer wrong")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(jar)))
+                .statusCode())
+        .isEqualTo(401);
+    HttpResponse<String> ok =
+        send(
+            at("/api/bundles?name=b.jar")
+                .header("Authorization", "Bearer s3cret")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(jar)));
+    HttpResponse<String> gone =
+        send(
+            at("/api/bundles/caldera-plugin-gang")
+                .header("Authorization", "Bearer s3cret")
+                .DELETE());
+    HttpResponse<String> unknown =
+        send(at("/api/bundles/nope").header("Authorization", "Bearer s3cret").DELETE());
+
+    assertThat(ok.statusCode()).isEqualTo(201);
+    assertThat(backend.installed).containsExactly("b.jar");
+    assertThat(gone.statusCode()).isEqualTo(200);
+    assertThat(backend.uninstalled).containsExactly("caldera-plugin-gang");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(backend.reported)
+        .extracting(e -> e.reason())
+        .containsExactly("BundleInstalled", "BundleUninstalled");
+  }
+
+  @Test
+  void install_ofSomethingThatIsNotABundleIsABadRequest() throws Exception {
+    start("t");
+
+    HttpResponse<String> r =
+        send(
+            at("/api/bundles")
+                .header("Authorization", "Bearer t")
+                .POST(HttpRequest.BodyPublishers.ofString("hello")));
+
+    assertThat(r.statusCode()).isEqualTo(400);
+    assertThat(r.body()).contains("not a jar");
+    assertThat(backend.installed).isEmpty();
+  }
+}

@@ -1,0 +1,150 @@
+package dev.caldera.admin.internal;
+
+import dev.caldera.framework.loop.ConfStatus;
+import dev.caldera.framework.loop.Health;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.LoopMetrics;
+import dev.caldera.framework.loop.PluginUse;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import dev.caldera.framework.loop.SessionRecord;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A backend with one loop (holding or running), two plugins, and recorded installs. */
+final class FakeBackend implements AdminBackend {
+
+  boolean holding;
+  boolean loopRunning = true;
+  final List<String> installed = new ArrayList<>();
+  final List<String> uninstalled = new ArrayList<>();
+  final List<LoopEvent> reported = new ArrayList<>();
+
+  final SchedulerMonitor monitor =
+      new SchedulerMonitor() {
+        @Override
+        public Health health() {
+          return holding
+              ? new Health(
+                  "holding",
+                  List.of("plugin \"capacity\" is not loaded"),
+                  List.of("capacity"),
+                  3,
+                  null)
+              : new Health(
+                  "running", List.of(), List.of(), 3, Instant.parse("2026-01-01T00:00:03Z"));
+        }
+
+        @Override
+        public List<SessionRecord> sessions(int max) {
+          return List.of(
+                  new SessionRecord(
+                      3,
+                      "u3",
+                      Instant.parse("2026-01-01T00:00:03Z"),
+                      2.5,
+                      List.of(new SessionRecord.Bind("ns/p1", "n1")),
+                      List.of(),
+                      0,
+                      Map.of("gang", "caldera-plugin-gang 1.0.0"),
+                      Map.of("q1", 0L)))
+              .subList(0, Math.min(1, max));
+        }
+
+        @Override
+        public List<LoopEvent> events(int max) {
+          return List.of(new LoopEvent(Instant.EPOCH, "Normal", "ConfLoaded", "ok"));
+        }
+
+        @Override
+        public ConfStatus conf() {
+          return new ConfStatus(
+              "/conf/scheduler.conf",
+              "actions: allocate\n",
+              Instant.EPOCH,
+              "bad line",
+              List.of("allocate"),
+              List.of("gang", "capacity"));
+        }
+
+        @Override
+        public Map<String, String> policies() {
+          return Map.of("tidal.policy", "policy tidal\n");
+        }
+
+        @Override
+        public LoopMetrics metrics() {
+          return new LoopMetrics(
+              3,
+              new LoopMetrics.Histogram(List.of(0.01, 0.1), List.of(2L, 3L, 3L), 0.0125),
+              5,
+              1,
+              Map.of("q1", 2L),
+              Map.of("q1", Map.of("cpu", 1.5)),
+              Map.of("q1", Map.of("cpu", 4.0)),
+              Map.of(),
+              Map.of("gang", 1L),
+              Map.of(),
+              2,
+              1,
+              1,
+              holding,
+              holding ? List.of("capacity") : List.of(),
+              0);
+        }
+
+        @Override
+        public List<PluginUse> pluginUses() {
+          return List.of(new PluginUse("gang", "caldera-plugin-gang 1.0.0", 3));
+        }
+
+        @Override
+        public void report(LoopEvent event) {
+          reported.add(event);
+        }
+
+        @Override
+        public void addListener(Listener listener) {}
+
+        @Override
+        public void removeListener(Listener listener) {}
+      };
+
+  @Override
+  public Optional<SchedulerMonitor> monitor() {
+    return loopRunning ? Optional.of(monitor) : Optional.empty();
+  }
+
+  @Override
+  public List<PluginInfo> plugins() {
+    return List.of(
+        new PluginInfo("capacity", null, null, "MISSING", 0, true),
+        new PluginInfo("gang", "caldera-plugin-gang", "1.0.0", "ACTIVE", 3, true));
+  }
+
+  @Override
+  public List<BundleInfo> bundles() {
+    return List.of(
+        new BundleInfo(7, "caldera-plugin-gang", "1.0.0", "ACTIVE", "file:/deploy/gang.jar", null));
+  }
+
+  @Override
+  public BundleInfo install(String fileName, byte[] jar) throws AdminException {
+    if (JarCheck.problem(jar).isPresent()) {
+      throw new AdminException(400, "not installed: " + JarCheck.problem(jar).get());
+    }
+    installed.add(fileName);
+    return new BundleInfo(8, "x", "1.0.0", "ACTIVE", "file:/deploy/" + fileName, null);
+  }
+
+  @Override
+  public BundleInfo uninstall(String name) throws AdminException {
+    if (!name.equals("caldera-plugin-gang")) {
+      throw new AdminException(404, "no bundle named " + name);
+    }
+    uninstalled.add(name);
+    return new BundleInfo(7, name, "1.0.0", "UNINSTALLED", "file:/deploy/gang.jar", null);
+  }
+}

@@ -1,0 +1,160 @@
+package dev.caldera.framework.internal.loop;
+
+import dev.caldera.api.PluginArgumentException;
+import dev.caldera.api.PluginArguments;
+import dev.caldera.api.PluginFactory;
+import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.PluginOption;
+import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.loop.ConfStatus;
+import dev.caldera.framework.loop.LoopEvent;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The watched scheduler conf file. Each {@link #refresh} re-reads the file; a changed text is
+ * parsed and its plugin arguments checked against the plugins that are loaded. A valid text
+ * replaces the conf in force; an invalid one is reported once and the conf in force stays.
+ */
+final class ConfFile {
+
+  private final Path path;
+  private final Consumer<LoopEvent> events;
+  private String seenText;
+  private String seenError;
+  private SchedulerConf conf;
+  private String confText;
+  private Instant loadedAt;
+
+  ConfFile(Path path, Consumer<LoopEvent> events) {
+    this.path = path;
+    this.events = events;
+  }
+
+  /** Outcome of a refresh: whether a new conf was accepted, or a new text was refused. */
+  enum Change {
+    NONE,
+    ACCEPTED,
+    REJECTED
+  }
+
+  /**
+   * Reads the file again and returns what changed. Plugin arguments are checked with {@code
+   * registry}'s factories; a plugin that is not loaded cannot be checked and is accepted.
+   */
+  Change refresh(PluginRegistry registry) {
+    String text;
+    try {
+      text = Files.readString(path, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return refuse(null, "conf file " + path + " does not exist");
+    } catch (IOException e) {
+      return refuse(null, "cannot read conf file " + path + ": " + e.getMessage());
+    }
+    if (text.equals(seenText)) {
+      return Change.NONE;
+    }
+    seenText = text;
+    SchedulerConf parsed;
+    try {
+      parsed = SchedulerConf.parse(text, path.getFileName().toString());
+      List<String> problems = argumentProblems(parsed, registry);
+      if (!problems.isEmpty()) {
+        throw new ConfException(path.getFileName().toString(), problems);
+      }
+    } catch (ConfException e) {
+      return refuse(text, oneLine(e.getMessage()));
+    }
+    boolean first = conf == null;
+    conf = parsed;
+    confText = text;
+    loadedAt = Instant.now();
+    seenError = null;
+    events.accept(
+        LoopEvent.normal(
+            first ? "ConfLoaded" : "ConfReloaded",
+            path
+                + ": actions "
+                + String.join(", ", parsed.actions())
+                + "; plugins "
+                + String.join(", ", parsed.pluginNames())
+                + (first ? "" : " (from the next session)")));
+    return Change.ACCEPTED;
+  }
+
+  private Change refuse(String text, String error) {
+    seenText = text;
+    if (error.equals(seenError)) {
+      return Change.NONE;
+    }
+    seenError = error;
+    events.accept(
+        LoopEvent.warning(
+            "ConfRejected",
+            error + (conf == null ? "" : " (the conf loaded at " + loadedAt + " stays in force)")));
+    return Change.REJECTED;
+  }
+
+  /** A YAML parser's multi-line message as one log line. */
+  static String oneLine(String message) {
+    return message.strip().replaceAll("\\s*\\n\\s*", " ");
+  }
+
+  /**
+   * Creates each plugin the conf names that is loaded, so that a bad argument refuses the conf now
+   * rather than failing every session.
+   */
+  static List<String> argumentProblems(SchedulerConf conf, PluginRegistry registry) {
+    List<String> problems = new ArrayList<>();
+    for (int t = 0; t < conf.tiers().size(); t++) {
+      List<PluginOption> options = conf.tiers().get(t).plugins();
+      for (int p = 0; p < options.size(); p++) {
+        PluginOption option = options.get(p);
+        Optional<PluginFactory> factory = registry.plugin(option.name());
+        if (factory.isEmpty()) {
+          continue;
+        }
+        try {
+          factory
+              .get()
+              .create(
+                  new PluginArguments(
+                      option.name(), option.arguments(), conf.hierarchyEnabled(option.name())));
+        } catch (PluginArgumentException e) {
+          problems.add(
+              "tiers[" + t + "].plugins[" + p + "] (" + option.name() + "): " + e.getMessage());
+        }
+      }
+    }
+    return problems;
+  }
+
+  /** The conf in force, or null when no valid conf was read yet. */
+  SchedulerConf conf() {
+    return conf;
+  }
+
+  /** Why there is no conf in force, or why the file's current text is refused; null if neither. */
+  String error() {
+    return seenError;
+  }
+
+  ConfStatus status() {
+    return new ConfStatus(
+        path.toString(),
+        confText,
+        loadedAt,
+        seenError,
+        conf == null ? List.of() : conf.actions(),
+        conf == null ? List.of() : conf.pluginNames());
+  }
+}

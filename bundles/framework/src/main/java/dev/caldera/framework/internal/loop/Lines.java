@@ -1,0 +1,52 @@
+package dev.caldera.framework.internal.loop;
+
+import dev.caldera.framework.loop.Health;
+import dev.caldera.framework.loop.LoopMetrics;
+import dev.caldera.framework.loop.SessionRecord;
+import java.util.Locale;
+import java.util.StringJoiner;
+
+/** The loop's log lines. */
+final class Lines {
+
+  private Lines() {}
+
+  /**
+   * One session: {@code session 12 (uid) 3.1ms binds=2 evictions=0 pipelined=0 plugins:
+   * priority=caldera-plugin-priority 0.1.0.x, ...}.
+   */
+  static String session(SessionRecord r) {
+    StringJoiner plugins = new StringJoiner(", ");
+    r.plugins().forEach((name, origin) -> plugins.add(name + "=" + origin));
+    return String.format(
+        Locale.ROOT,
+        "session %d (%s) %.1fms binds=%d evictions=%d pipelined=%d plugins: %s",
+        r.index(),
+        r.uid(),
+        r.millis(),
+        r.binds().size(),
+        r.evictions().size(),
+        r.pipelined(),
+        plugins);
+  }
+
+  /**
+   * The periodic status: {@code status: sessions 42 (+5), binds 17, evictions 1, pending
+   * inference=0 training=4, running}.
+   */
+  static String status(Health h, LoopMetrics m, long newSessions) {
+    StringJoiner pending = new StringJoiner(" ");
+    m.pendingTasks().forEach((queue, n) -> pending.add(queue + "=" + n));
+    String state =
+        h.state().equals("holding") ? "HOLDING: " + String.join("; ", h.reasons()) : h.state();
+    return String.format(
+        Locale.ROOT,
+        "status: sessions %d (+%d), binds %d, evictions %d, pending %s, %s",
+        m.sessions(),
+        newSessions,
+        m.binds(),
+        m.evictions(),
+        pending.length() == 0 ? "-" : pending.toString(),
+        state);
+  }
+}

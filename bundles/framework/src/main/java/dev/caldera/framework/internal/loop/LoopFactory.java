@@ -1,0 +1,106 @@
+package dev.caldera.framework.internal.loop;
+
+import dev.caldera.framework.ClusterSource;
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.PolicyChecker;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/** Assembles and starts a {@link SchedulingLoop} with its conf file, policies and log. */
+public final class LoopFactory {
+
+  /** How long stopping waits for the session in flight. */
+  static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
+
+  private LoopFactory() {}
+
+  /**
+   * @param policies null when no policies directory is watched
+   * @param maxSessions 0 for no limit
+   * @param statusInterval zero for no status lines
+   * @param logFile null for no log file
+   * @param console null for no console output
+   */
+  public record Options(
+      Path conf,
+      Path policies,
+      Duration period,
+      long maxSessions,
+      Duration statusInterval,
+      Path logFile,
+      PrintStream console,
+      boolean echoSessions) {}
+
+  /** A started loop. */
+  public static final class Running {
+    private final SchedulingLoop loop;
+    private final LoopState state;
+    private final RunLog log;
+
+    Running(SchedulingLoop loop, LoopState state, RunLog log) {
+      this.loop = loop;
+      this.state = state;
+      this.log = log;
+    }
+
+    /** What the loop reports. */
+    public SchedulerMonitor monitor() {
+      return state;
+    }
+
+    /** Lets the session in flight finish, then stops; logs a last line. */
+    public void stop() {
+      boolean inTime = loop.stop(STOP_TIMEOUT);
+      var m = state.metrics();
+      state.event(
+          LoopEvent.normal(
+              "SchedulerStopped",
+              "after "
+                  + m.sessions()
+                  + " sessions: "
+                  + m.binds()
+                  + " binds, "
+                  + m.evictions()
+                  + " evictions"
+                  + (inTime ? "" : " (the session in flight did not end in time)")));
+      log.close();
+    }
+  }
+
+  /** Starts a loop; its first cycle runs at once on a thread of its own. */
+  public static Running start(
+      Options o,
+      PluginRegistry registry,
+      ClusterSource source,
+      ClusterWriter writer,
+      Supplier<PolicyChecker> checker,
+      Runnable onFinished)
+      throws IOException {
+    RunLog log = new RunLog(o.console(), o.logFile(), o.echoSessions());
+    LoopState state = new LoopState(log);
+    ConfFile conf = new ConfFile(o.conf(), state::event);
+    PolicyDirectory policies =
+        o.policies() == null ? null : new PolicyDirectory(o.policies(), state::event);
+    SchedulingLoop loop =
+        new SchedulingLoop(
+            registry,
+            source,
+            writer,
+            conf,
+            policies,
+            checker,
+            state,
+            new SchedulingLoop.Settings(o.period(), o.maxSessions(), o.statusInterval()),
+            Clock.systemUTC(),
+            onFinished);
+    loop.start();
+    return new Running(loop, state, log);
+  }
+}

@@ -1,0 +1,237 @@
+package dev.caldera.framework.internal.loop;
+
+import dev.caldera.framework.loop.ConfStatus;
+import dev.caldera.framework.loop.Health;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.LoopMetrics;
+import dev.caldera.framework.loop.PluginUse;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import dev.caldera.framework.loop.SessionRecord;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Everything the loop reports, kept for the monitor: recent sessions and events, counters and the
+ * gauges of the last session. Thread-safe: the loop writes, any thread reads copies.
+ */
+final class LoopState implements SchedulerMonitor {
+
+  static final int MAX_SESSIONS = 200;
+  static final int MAX_EVENTS = 500;
+  private static final double[] SESSION_SECONDS_BOUNDS = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
+  };
+
+  private final RunLog log;
+  private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+  private final Deque<SessionRecord> sessions = new ArrayDeque<>();
+  private final Deque<LoopEvent> events = new ArrayDeque<>();
+  private final Histogram sessionSeconds = new Histogram(SESSION_SECONDS_BOUNDS);
+  private final Map<String, Long> pluginLoads = new TreeMap<>();
+  private final Map<String, Long> pluginUnloads = new TreeMap<>();
+  private final Map<List<String>, Long> uses = new LinkedHashMap<>();
+
+  private String state = "starting";
+  private List<String> reasons = List.of();
+  private List<String> missing = List.of();
+  private long sessionCount;
+  private Instant lastSession;
+  private long binds;
+  private long evictions;
+  private long confReloads;
+  private long confRejections;
+  private long policyErrors;
+  private long bundleErrors;
+  private QueueFigures figures = QueueFigures.empty();
+  private ConfStatus conf = new ConfStatus("", null, null, null, List.of(), List.of());
+  private Map<String, String> policies = Map.of();
+
+  LoopState(RunLog log) {
+    this.log = log;
+  }
+
+  // ---- written by the loop ----
+
+  void event(LoopEvent e) {
+    synchronized (this) {
+      events.addLast(e);
+      while (events.size() > MAX_EVENTS) {
+        events.removeFirst();
+      }
+    }
+    log.event(e.toString());
+    for (Listener l : listeners) {
+      l.eventRecorded(e);
+    }
+  }
+
+  /** Sessions do not run; an event says why when the reasons change. */
+  void hold(List<String> why, List<String> missingPlugins) {
+    boolean changed;
+    synchronized (this) {
+      changed = !state.equals("holding") || !reasons.equals(why);
+      state = "holding";
+      reasons = List.copyOf(why);
+      missing = List.copyOf(missingPlugins);
+    }
+    if (changed) {
+      event(LoopEvent.warning("SchedulingHeld", String.join("; ", why)));
+    }
+  }
+
+  /** Sessions run; an event says so if they were held. */
+  void running() {
+    boolean resumed;
+    synchronized (this) {
+      resumed = state.equals("holding");
+      state = "running";
+      reasons = List.of();
+      missing = List.of();
+    }
+    if (resumed) {
+      event(LoopEvent.normal("SchedulingResumed", "sessions run again"));
+    }
+  }
+
+  synchronized void state(String s) {
+    state = s;
+  }
+
+  synchronized String state() {
+    return state;
+  }
+
+  void sessionCompleted(SessionRecord r, QueueFigures f, String logLine) {
+    synchronized (this) {
+      sessions.addLast(r);
+      while (sessions.size() > MAX_SESSIONS) {
+        sessions.removeFirst();
+      }
+      sessionCount++;
+      lastSession = Instant.now();
+      binds += r.binds().size();
+      evictions += r.evictions().size();
+      sessionSeconds.observe(r.millis() / 1000.0);
+      figures = f;
+      r.plugins().forEach((name, origin) -> uses.merge(List.of(name, origin), 1L, Long::sum));
+    }
+    log.session(logLine);
+    for (Listener l : listeners) {
+      l.sessionCompleted(r);
+    }
+  }
+
+  synchronized void pluginsChanged(List<String> loaded, List<String> unloaded) {
+    loaded.forEach(n -> pluginLoads.merge(n, 1L, Long::sum));
+    unloaded.forEach(n -> pluginUnloads.merge(n, 1L, Long::sum));
+  }
+
+  synchronized void confChanged(ConfFile.Change change, ConfStatus status) {
+    if (change == ConfFile.Change.ACCEPTED) {
+      confReloads++;
+    } else if (change == ConfFile.Change.REJECTED) {
+      confRejections++;
+    }
+    conf = status;
+  }
+
+  synchronized void policies(Map<String, String> inForce, long errors) {
+    policies = inForce;
+    policyErrors = errors;
+  }
+
+  void logStatus(String line) {
+    log.status(line);
+  }
+
+  synchronized long sessionCount() {
+    return sessionCount;
+  }
+
+  // ---- SchedulerMonitor ----
+
+  @Override
+  public synchronized Health health() {
+    return new Health(state, reasons, missing, sessionCount, lastSession);
+  }
+
+  @Override
+  public synchronized List<SessionRecord> sessions(int max) {
+    return last(sessions, max);
+  }
+
+  @Override
+  public synchronized List<LoopEvent> events(int max) {
+    return last(events, max);
+  }
+
+  @Override
+  public synchronized ConfStatus conf() {
+    return conf;
+  }
+
+  @Override
+  public synchronized Map<String, String> policies() {
+    return policies;
+  }
+
+  @Override
+  public synchronized LoopMetrics metrics() {
+    return new LoopMetrics(
+        sessionCount,
+        sessionSeconds.snapshot(),
+        binds,
+        evictions,
+        figures.pending(),
+        figures.allocated(),
+        figures.deserved(),
+        figures.capability(),
+        pluginLoads,
+        pluginUnloads,
+        policyErrors,
+        confReloads,
+        confRejections,
+        state.equals("holding"),
+        missing,
+        bundleErrors);
+  }
+
+  @Override
+  public synchronized List<PluginUse> pluginUses() {
+    List<PluginUse> out = new ArrayList<>();
+    uses.forEach((key, n) -> out.add(new PluginUse(key.get(0), key.get(1), n)));
+    return out;
+  }
+
+  @Override
+  public void report(LoopEvent e) {
+    if (e.type().equals("Warning") && e.reason().startsWith("Bundle")) {
+      synchronized (this) {
+        bundleErrors++;
+      }
+    }
+    event(e);
+  }
+
+  @Override
+  public void addListener(Listener listener) {
+    listeners.add(listener);
+  }
+
+  @Override
+  public void removeListener(Listener listener) {
+    listeners.remove(listener);
+  }
+
+  private static <T> List<T> last(Deque<T> deque, int max) {
+    List<T> all = new ArrayList<>(deque);
+    return List.copyOf(all.subList(Math.max(0, all.size() - Math.max(0, max)), all.size()));
+  }
+}

@@ -1,0 +1,298 @@
+package dev.caldera.framework.internal.loop;
+
+import dev.caldera.api.ClusterInfo;
+import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.ClusterSource;
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.Scheduler;
+import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.PluginOption;
+import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.PolicyChecker;
+import dev.caldera.framework.loop.SessionRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The scheduling loop of {@code caldera run}: one cycle per period, each starting a period after
+ * the previous one ended (Volcano's {@code wait.Until(runOnce, schedulePeriod)}).
+ *
+ * <p>A cycle re-reads the conf file and the policies directory, takes the registry's plugins as
+ * they are now, and either runs a session on a fresh snapshot and applies its decisions, or holds
+ * when the conf in force names an action or a non-optional plugin that is not loaded. The session
+ * keeps the plugins it started with, and holds the live registry so that a bundle leaving waits for
+ * it to end.
+ */
+public final class SchedulingLoop {
+
+  /** What the loop needs to run. */
+  public record Settings(Duration period, long maxSessions, Duration statusInterval) {}
+
+  private final PluginRegistry registry;
+  private final ClusterSource source;
+  private final ClusterWriter writer;
+  private final ConfFile confFile;
+  private final PolicyDirectory policyDirectory;
+  private final Supplier<PolicyChecker> checker;
+  private final LoopState state;
+  private final Settings settings;
+  private final Clock clock;
+  private final RegistryWatch registryWatch = new RegistryWatch();
+  private final Runnable onFinished;
+  private ScheduledExecutorService executor;
+  private Instant lastStatus;
+  private long sessionsAtLastStatus;
+
+  /**
+   * @param policyDirectory null when no policies directory is watched
+   * @param onFinished called once when {@code maxSessions} sessions ran
+   */
+  SchedulingLoop(
+      PluginRegistry registry,
+      ClusterSource source,
+      ClusterWriter writer,
+      ConfFile confFile,
+      PolicyDirectory policyDirectory,
+      Supplier<PolicyChecker> checker,
+      LoopState state,
+      Settings settings,
+      Clock clock,
+      Runnable onFinished) {
+    this.registry = registry;
+    this.source = source;
+    this.writer = writer;
+    this.confFile = confFile;
+    this.policyDirectory = policyDirectory;
+    this.checker = checker;
+    this.state = state;
+    this.settings = settings;
+    this.clock = clock;
+    this.onFinished = onFinished;
+  }
+
+  /** Starts cycling on a thread of its own; the first cycle runs at once. */
+  public synchronized void start() {
+    executor =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "caldera-scheduler");
+              t.setDaemon(true);
+              return t;
+            });
+    lastStatus = clock.instant();
+    executor.scheduleWithFixedDelay(
+        this::cycleSafely, 0, settings.period().toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * Stops cycling: the session in flight, if any, ends and its decisions are applied; no other
+   * session starts. Waits up to {@code timeout}.
+   *
+   * @return whether the loop stopped in time
+   */
+  public boolean stop(Duration timeout) {
+    ScheduledExecutorService e;
+    synchronized (this) {
+      e = executor;
+    }
+    if (e == null) {
+      return true;
+    }
+    e.shutdown();
+    try {
+      return e.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+      return false;
+    } finally {
+      if (!state.state().equals("finished")) {
+        state.state("stopped");
+      }
+    }
+  }
+
+  private void cycleSafely() {
+    try {
+      cycle();
+    } catch (RuntimeException | LinkageError e) {
+      state.event(
+          LoopEvent.warning(
+              "SessionFailed",
+              e.getClass().getSimpleName()
+                  + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+    }
+    maybePrintStatus();
+    if (settings.maxSessions() > 0 && state.sessionCount() >= settings.maxSessions()) {
+      state.state("finished");
+      state.event(
+          LoopEvent.normal("SchedulingFinished", state.sessionCount() + " sessions ran, as asked"));
+      executor.shutdown();
+      if (onFinished != null) {
+        onFinished.run();
+      }
+    }
+  }
+
+  /**
+   * One cycle.
+   *
+   * @return whether a session ran
+   */
+  boolean cycle() {
+    PluginRegistry.Use use = registry.inUse();
+    try {
+      FrozenRegistry plugins = FrozenRegistry.of(registry);
+      RegistryWatch.Changes changes = registryWatch.update(plugins.origins());
+      state.pluginsChanged(changes.loaded(), changes.unloaded());
+      changes.events().forEach(state::event);
+
+      ConfFile.Change confChange = confFile.refresh(plugins);
+      state.confChanged(confChange, confFile.status());
+      Map<String, String> policies = null;
+      if (policyDirectory != null) {
+        policies = policyDirectory.refresh(checker.get());
+        state.policies(policies, policyDirectory.errors());
+      }
+
+      SchedulerConf conf = confFile.conf();
+      if (conf == null) {
+        state.hold(List.of("no valid conf: " + confFile.error()), List.of());
+        return false;
+      }
+      List<String> missingPlugins = new ArrayList<>();
+      List<String> reasons = missing(conf, plugins, missingPlugins);
+      if (!reasons.isEmpty()) {
+        state.hold(reasons, missingPlugins);
+        return false;
+      }
+
+      state.running();
+      Instant started = clock.instant();
+      ClusterSnapshot snapshot = source.snapshot();
+      if (policies != null) {
+        snapshot = withPolicies(snapshot, policies);
+      }
+      SessionResult result;
+      try {
+        result = new Scheduler(plugins).runSession(snapshot, conf);
+      } catch (ConfException e) {
+        state.hold(e.problems(), List.of());
+        return false;
+      }
+      writer.apply(result);
+      record(started, conf, plugins, snapshot, result);
+      return true;
+    } finally {
+      use.close();
+    }
+  }
+
+  /** Why {@code conf} cannot run with {@code plugins}; the missing plugin names are added. */
+  static List<String> missing(
+      SchedulerConf conf, PluginRegistry plugins, List<String> missingPlugins) {
+    List<String> reasons = new ArrayList<>();
+    for (String action : conf.actions()) {
+      if (plugins.action(action).isEmpty()) {
+        reasons.add("action \"" + action + "\" is not loaded");
+      }
+    }
+    for (int t = 0; t < conf.tiers().size(); t++) {
+      for (PluginOption p : conf.tiers().get(t).plugins()) {
+        if (!p.optional()
+            && plugins.plugin(p.name()).isEmpty()
+            && !missingPlugins.contains(p.name())) {
+          missingPlugins.add(p.name());
+          reasons.add(
+              "plugin \""
+                  + p.name()
+                  + "\" (tiers["
+                  + t
+                  + "]) is not loaded; mark it optional: true to schedule without it");
+        }
+      }
+    }
+    return reasons;
+  }
+
+  private void record(
+      Instant started,
+      SchedulerConf conf,
+      FrozenRegistry plugins,
+      ClusterSnapshot snapshot,
+      SessionResult result) {
+    Map<String, String> used = new LinkedHashMap<>();
+    for (String name : conf.pluginNames()) {
+      if (plugins.plugin(name).isPresent()) {
+        used.put(name, plugins.origin(name));
+      }
+    }
+    QueueFigures figures = QueueFigures.of(snapshot, result);
+    List<SessionRecord.Bind> binds = new ArrayList<>();
+    result.binds().forEach(b -> binds.add(new SessionRecord.Bind(b.pod(), b.node())));
+    List<String> evicted = new ArrayList<>();
+    result.evictions().forEach(e -> evicted.add(e.pod()));
+    SessionRecord r =
+        new SessionRecord(
+            state.sessionCount() + 1,
+            result.sessionUid(),
+            started,
+            result.stats() == null ? 0 : result.stats().durationMillis(),
+            binds,
+            evicted,
+            result.pipelined().size(),
+            used,
+            figures.pending());
+    state.sessionCompleted(r, figures, Lines.session(r));
+  }
+
+  private void maybePrintStatus() {
+    Duration every = settings.statusInterval();
+    if (every == null || every.isZero() || every.isNegative()) {
+      return;
+    }
+    Instant now = clock.instant();
+    if (Duration.between(lastStatus, now).compareTo(every) < 0) {
+      return;
+    }
+    lastStatus = now;
+    long sessions = state.sessionCount();
+    state.logStatus(Lines.status(state.health(), state.metrics(), sessions - sessionsAtLastStatus));
+    sessionsAtLastStatus = sessions;
+  }
+
+  /** {@code snapshot} with {@code policies} added to (and replacing same-named) policy sources. */
+  static ClusterSnapshot withPolicies(ClusterSnapshot snapshot, Map<String, String> policies) {
+    if (policies.isEmpty()) {
+      return snapshot;
+    }
+    ClusterInfo info = snapshot.info();
+    Map<String, String> merged = new TreeMap<>(info.policies());
+    merged.putAll(policies);
+    return new ClusterSnapshot(
+        snapshot.nodes(),
+        snapshot.pods(),
+        snapshot.podGroups(),
+        snapshot.queues(),
+        new ClusterInfo(
+            info.priorityClasses(),
+            info.podDisruptionBudgets(),
+            info.resourceQuotas(),
+            info.namespaces(),
+            info.nodeMetrics(),
+            merged),
+        snapshot.now());
+  }
+}

@@ -1,0 +1,125 @@
+package dev.caldera.framework.internal.osgi;
+
+import dev.caldera.framework.ClusterSource;
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.internal.loop.LoopFactory;
+import dev.caldera.framework.internal.loop.LoopFactory.Running;
+import dev.caldera.framework.loop.PolicyChecker;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+/**
+ * Runs the scheduling loop once configured (PID {@value #PID}) and a cluster source and writer are
+ * registered, and publishes its {@link SchedulerMonitor}. Deactivation lets the session in flight
+ * finish and apply its decisions.
+ */
+@Component(
+    configurationPid = SchedulingLoopComponent.PID,
+    configurationPolicy = ConfigurationPolicy.REQUIRE,
+    service = {})
+public final class SchedulingLoopComponent {
+
+  /** The configuration PID. */
+  public static final String PID = "dev.caldera.scheduler";
+
+  /** The configuration; property names are the method names with dots for underscores. */
+  @interface Config {
+    /** The scheduler conf file, watched. */
+    String conf();
+
+    /** The policies directory, watched; empty for none. */
+    String policies() default "";
+
+    /** Time from the end of a cycle to the start of the next. */
+    long period_ms() default 1000;
+
+    /** Stop after this many sessions; 0 for no limit. */
+    long sessions() default 0;
+
+    /** Print a status line this often; 0 for never. */
+    long status_interval_ms() default 0;
+
+    /** The log file; empty for none. */
+    String log() default "";
+
+    /** Print events and status lines on standard output. */
+    boolean console() default true;
+
+    /** Also print one line per session on standard output. */
+    boolean echo_sessions() default false;
+
+    /** Stop the OSGi framework once {@link #sessions()} sessions ran. */
+    boolean exit_when_finished() default false;
+  }
+
+  @Reference private PluginRegistry registry;
+  @Reference private ClusterSource source;
+  @Reference private ClusterWriter writer;
+
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  private volatile PolicyChecker checker;
+
+  private Running running;
+  private ServiceRegistration<SchedulerMonitor> registration;
+
+  @Activate
+  void activate(BundleContext context, Config config) throws IOException {
+    Runnable onFinished =
+        config.exit_when_finished()
+            ? () -> {
+              Thread t = new Thread(() -> stopFramework(context), "caldera-finished");
+              t.start();
+            }
+            : null;
+    running =
+        LoopFactory.start(
+            new LoopFactory.Options(
+                Path.of(config.conf()),
+                config.policies().isBlank() ? null : Path.of(config.policies()),
+                Duration.ofMillis(Math.max(1, config.period_ms())),
+                config.sessions(),
+                Duration.ofMillis(config.status_interval_ms()),
+                config.log().isBlank() ? null : Path.of(config.log()),
+                config.console() ? System.out : null,
+                config.echo_sessions()),
+            registry,
+            source,
+            writer,
+            () -> checker,
+            onFinished);
+    registration = context.registerService(SchedulerMonitor.class, running.monitor(), null);
+  }
+
+  @Deactivate
+  void deactivate() {
+    if (registration != null) {
+      registration.unregister();
+      registration = null;
+    }
+    if (running != null) {
+      running.stop();
+      running = null;
+    }
+  }
+
+  private static void stopFramework(BundleContext context) {
+    try {
+      context.getBundle(0).stop();
+    } catch (BundleException | IllegalStateException e) {
+      // Already stopping.
+    }
+  }
+}

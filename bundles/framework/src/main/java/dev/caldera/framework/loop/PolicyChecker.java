@@ -1,0 +1,17 @@
+package dev.caldera.framework.loop;
+
+import java.util.List;
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * Checks a policy file before the loop hands it to sessions. A service: when one is registered, a
+ * file with errors is refused and the last good version of that file stays in force.
+ */
+@ConsumerType
+public interface PolicyChecker {
+
+  /**
+   * The errors of {@code text}, each as {@code file:line:column: message}; empty when it compiles.
+   */
+  List<String> check(String fileName, String text);
+}

@@ -1,0 +1,40 @@
+package dev.caldera.framework.loop;
+
+import java.time.Instant;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * One session the loop ran.
+ *
+ * @param index 1 for the first session of the loop
+ * @param binds {@code namespace/pod → node}, in decision order
+ * @param evictions evicted pods ({@code namespace/pod}), in decision order
+ * @param plugins plugin name → the bundle (symbolic name and version) whose factory made it, in
+ *     conf order
+ * @param pendingByQueue queue → tasks still pending after the session
+ */
+public record SessionRecord(
+    long index,
+    String uid,
+    Instant started,
+    double millis,
+    List<Bind> binds,
+    List<String> evictions,
+    int pipelined,
+    Map<String, String> plugins,
+    Map<String, Long> pendingByQueue) {
+
+  public SessionRecord {
+    binds = List.copyOf(binds);
+    evictions = List.copyOf(evictions);
+    plugins = Collections.unmodifiableMap(new LinkedHashMap<>(plugins));
+    pendingByQueue = Collections.unmodifiableMap(new TreeMap<>(pendingByQueue));
+  }
+
+  /** A pod bound to a node. */
+  public record Bind(String pod, String node) {}
+}

@@ -1,0 +1,84 @@
+package dev.caldera.framework.internal.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.internal.loop.LoopFixtures.OnePodCluster;
+import dev.caldera.framework.loop.Health;
+import dev.caldera.framework.loop.LoopMetrics;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LoopPartsTest {
+
+  @Test
+  void histogram_countsCumulativelyWithATotalBucket() {
+    Histogram h = new Histogram(0.01, 0.1, 1);
+    h.observe(0.005);
+    h.observe(0.05);
+    h.observe(0.05);
+    h.observe(5);
+
+    LoopMetrics.Histogram s = h.snapshot();
+
+    assertThat(s.bounds()).containsExactly(0.01, 0.1, 1.0);
+    assertThat(s.cumulativeCounts()).containsExactly(1L, 3L, 3L, 4L);
+    assertThat(s.count()).isEqualTo(4);
+    assertThat(s.sum()).isEqualTo(5.105, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
+  @Test
+  void queueFigures_countPendingTasksNotBoundThisSession() {
+    OnePodCluster cluster = new OnePodCluster();
+    SessionResult none =
+        new SessionResult(
+            "u", List.of(), List.of(), List.of(), Map.of(), Map.of(), Map.of(), List.of(), null);
+    SessionResult bound =
+        new SessionResult(
+            "u",
+            List.of(new SessionResult.Bind("ns/p1", "n1")),
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            null);
+
+    assertThat(QueueFigures.of(cluster.snapshot(), none).pending())
+        .containsExactly(Map.entry("default", 1L));
+    assertThat(QueueFigures.of(cluster.snapshot(), bound).pending())
+        .containsExactly(Map.entry("default", 0L));
+  }
+
+  @Test
+  void statusLine_namesCountsPendingAndTheHoldReason() {
+    LoopMetrics m =
+        new LoopMetrics(
+            42,
+            new Histogram(1).snapshot(),
+            17,
+            1,
+            Map.of("training", 4L, "inference", 0L),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            0,
+            1,
+            0,
+            true,
+            List.of("capacity"),
+            0);
+    Health h =
+        new Health(
+            "holding", List.of("plugin \"capacity\" is not loaded"), List.of("capacity"), 42, null);
+
+    assertThat(Lines.status(h, m, 5))
+        .isEqualTo(
+            "status: sessions 42 (+5), binds 17, evictions 1, pending inference=0 training=4,"
+                + " HOLDING: plugin \"capacity\" is not loaded");
+  }
+}

@@ -1,0 +1,356 @@
+package dev.caldera.framework.internal.loop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.api.Extensions;
+import dev.caldera.api.Plugin;
+import dev.caldera.api.PluginArguments;
+import dev.caldera.api.PluginFactory;
+import dev.caldera.api.Session;
+import dev.caldera.framework.internal.loop.LoopFixtures.MutableRegistry;
+import dev.caldera.framework.internal.loop.LoopFixtures.OnePodCluster;
+import dev.caldera.framework.internal.loop.LoopFixtures.RecordingFactory;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.PolicyChecker;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import dev.caldera.framework.loop.SessionRecord;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SchedulingLoopTest {
+
+  private static final String CONF =
+      """
+      actions: "enqueue, allocate"
+      tiers:
+      - plugins:
+        - name: quota
+      """;
+
+  @TempDir Path dir;
+
+  private final MutableRegistry registry = new MutableRegistry();
+  private final OnePodCluster cluster = new OnePodCluster();
+  private final RecordingFactory quota = new RecordingFactory("quota");
+  private final List<LoopEvent> events = new CopyOnWriteArrayList<>();
+  private LoopState state;
+  private PolicyChecker checker;
+
+  @BeforeEach
+  void writeConf() throws IOException {
+    conf(CONF);
+    Files.createDirectories(dir.resolve("policies"));
+  }
+
+  private void conf(String text) throws IOException {
+    Files.writeString(dir.resolve("scheduler.conf"), text);
+  }
+
+  private SchedulingLoop loop(long maxSessions, Runnable onFinished) throws IOException {
+    state = new LoopState(new RunLog(null, null, false));
+    state.addListener(
+        new SchedulerMonitor.Listener() {
+          @Override
+          public void eventRecorded(LoopEvent event) {
+            events.add(event);
+          }
+        });
+    return new SchedulingLoop(
+        registry,
+        cluster,
+        cluster,
+        new ConfFile(dir.resolve("scheduler.conf"), state::event),
+        new PolicyDirectory(dir.resolve("policies"), state::event),
+        () -> checker,
+        state,
+        new SchedulingLoop.Settings(Duration.ofMillis(5), maxSessions, Duration.ZERO),
+        Clock.systemUTC(),
+        onFinished);
+  }
+
+  private SchedulingLoop loop() throws IOException {
+    return loop(0, null);
+  }
+
+  private List<String> reasons(String reason) {
+    return events.stream().filter(e -> e.reason().equals(reason)).map(LoopEvent::message).toList();
+  }
+
+  @Test
+  void cycle_runsASessionAppliesItAndNamesThePluginBundles() throws IOException {
+    registry.add(quota, "quota-bundle 1.0.0");
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(cluster.applied).hasSize(1);
+    assertThat(cluster.applied.get(0).binds())
+        .extracting(b -> b.pod() + "@" + b.node())
+        .containsExactly("ns/p1@n1");
+    SessionRecord session = state.sessions(10).get(0);
+    assertThat(session.plugins()).containsExactly(Map.entry("quota", "quota-bundle 1.0.0"));
+    assertThat(Lines.session(session)).contains("binds=1", "quota=quota-bundle 1.0.0");
+    assertThat(state.health().ready()).isTrue();
+    assertThat(state.pluginUses())
+        .singleElement()
+        .satisfies(
+            u -> {
+              assertThat(u.origin()).isEqualTo("quota-bundle 1.0.0");
+              assertThat(u.sessions()).isEqualTo(1);
+            });
+  }
+
+  @Test
+  void cycle_holdsWhileAConfPluginIsMissing_andResumesWhenItIsLoaded() throws IOException {
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isFalse();
+    assertThat(loop.cycle()).isFalse();
+
+    assertThat(cluster.applied).isEmpty();
+    assertThat(state.health().state()).isEqualTo("holding");
+    assertThat(state.health().ready()).isFalse();
+    assertThat(state.health().missingPlugins()).containsExactly("quota");
+    assertThat(state.metrics().held()).isTrue();
+    assertThat(state.metrics().heldPlugins()).containsExactly("quota");
+    assertThat(reasons("SchedulingHeld")).singleElement().asString().contains("\"quota\"");
+
+    registry.add(quota, "quota-bundle 1.0.0");
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(reasons("SchedulingResumed")).hasSize(1);
+    assertThat(state.metrics().held()).isFalse();
+    assertThat(state.health().missingPlugins()).isEmpty();
+  }
+
+  @Test
+  void cycle_schedulesWithoutAMissingOptionalPlugin() throws IOException {
+    conf(CONF + "    optional: true\n");
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isTrue();
+    assertThat(state.sessions(1).get(0).plugins()).isEmpty();
+  }
+
+  @Test
+  void conf_invalidChangeIsReportedAndTheConfInForceStays() throws IOException {
+    registry.add(quota, "q 1");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    conf("actions: [enqueue\n");
+    assertThat(loop.cycle()).isTrue();
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(reasons("ConfRejected")).singleElement().asString().contains("scheduler.conf");
+    assertThat(state.conf().text()).isEqualTo(CONF);
+    assertThat(state.conf().lastError()).contains("not valid YAML");
+    assertThat(state.metrics().confRejections()).isEqualTo(1);
+    assertThat(cluster.applied).hasSize(3);
+  }
+
+  @Test
+  void conf_aBadPluginArgumentRefusesTheNewConf() throws IOException {
+    registry.add(quota, "q 1");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    conf(CONF + "    arguments: {bad: 1}\n");
+    loop.cycle();
+
+    assertThat(reasons("ConfRejected")).singleElement().asString().contains("bad");
+    assertThat(state.conf().text()).isEqualTo(CONF);
+  }
+
+  @Test
+  void conf_aValidNewVersionIsUsedFromTheNextSession() throws IOException {
+    registry.add(quota, "q 1");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    conf(CONF.replace("enqueue, allocate", "enqueue"));
+    loop.cycle();
+
+    assertThat(reasons("ConfReloaded")).hasSize(1);
+    assertThat(cluster.applied.get(0).binds()).hasSize(1);
+    assertThat(cluster.applied.get(1).binds()).isEmpty();
+    assertThat(state.conf().actions()).containsExactly("enqueue");
+    assertThat(state.metrics().confReloads()).isEqualTo(2);
+  }
+
+  @Test
+  void conf_aMissingFileHoldsUntilItAppears() throws IOException {
+    registry.add(quota, "q 1");
+    Files.delete(dir.resolve("scheduler.conf"));
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isFalse();
+    assertThat(state.health().reasons()).singleElement().asString().contains("does not exist");
+
+    conf(CONF);
+    assertThat(loop.cycle()).isTrue();
+  }
+
+  @Test
+  void policies_reachTheSessions_andARefusedFileKeepsItsLastGoodVersion() throws IOException {
+    registry.add(quota, "q 1");
+    checker =
+        (file, text) -> text.contains("error") ? List.of(file + ":1:1: bad token") : List.of();
+    cluster.policies = Map.of("from-cluster.policy", "c", "tidal.policy", "old");
+    Path tidal = dir.resolve("policies/tidal.policy");
+    Files.writeString(tidal, "good");
+    Files.writeString(dir.resolve("policies/notes.txt"), "ignored");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    Files.writeString(tidal, "an error");
+    loop.cycle();
+
+    assertThat(quota.policiesSeen.get(0))
+        .containsExactly(Map.entry("from-cluster.policy", "c"), Map.entry("tidal.policy", "good"));
+    assertThat(quota.policiesSeen.get(1)).containsEntry("tidal.policy", "good");
+    assertThat(reasons("PolicyRejected"))
+        .singleElement()
+        .asString()
+        .contains("tidal.policy:1:1: bad token", "last good version");
+    assertThat(state.metrics().policyErrors()).isEqualTo(1);
+    assertThat(state.policies()).containsExactly(Map.entry("tidal.policy", "good"));
+
+    Files.delete(tidal);
+    loop.cycle();
+    assertThat(quota.policiesSeen.get(2)).containsEntry("tidal.policy", "old");
+    assertThat(reasons("PolicyRemoved")).hasSize(1);
+  }
+
+  @Test
+  void pluginChanges_areReportedAndCounted() throws IOException {
+    registry.add(quota, "q 1");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    registry.add(new RecordingFactory("quota"), "q 2");
+    loop.cycle();
+    registry.remove("quota");
+    loop.cycle();
+
+    assertThat(reasons("PluginsLoaded")).containsExactly("1 plugins: quota");
+    assertThat(reasons("PluginUpdated")).containsExactly("quota: q 1 -> q 2");
+    assertThat(reasons("PluginUnloaded")).containsExactly("quota (was q 2)");
+    assertThat(state.metrics().pluginLoads()).containsEntry("quota", 2L);
+    assertThat(state.metrics().pluginUnloads()).containsEntry("quota", 2L);
+    assertThat(state.sessions(10))
+        .extracting(s -> s.plugins().get("quota"))
+        .containsExactly("q 1", "q 2");
+  }
+
+  @Test
+  void session_keepsThePluginsItOpenedWith_changesApplyToTheNextOne() throws IOException {
+    RecordingFactory replacement = new RecordingFactory("quota");
+    PluginFactory swapping =
+        new PluginFactory() {
+          @Override
+          public String name() {
+            return "quota";
+          }
+
+          @Override
+          public Plugin create(PluginArguments arguments) {
+            return new Plugin() {
+              @Override
+              public String name() {
+                return "quota";
+              }
+
+              @Override
+              public void onSessionOpen(Session session, Extensions extensions) {
+                registry.add(replacement, "q 2");
+              }
+            };
+          }
+        };
+    registry.add(swapping, "q 1");
+    SchedulingLoop loop = loop();
+
+    loop.cycle();
+    loop.cycle();
+
+    assertThat(state.sessions(10))
+        .extracting(s -> s.plugins().get("quota"))
+        .containsExactly("q 1", "q 2");
+    assertThat(replacement.policiesSeen).hasSize(1);
+  }
+
+  @Test
+  void stop_letsTheSessionInFlightFinishAndApply() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    registry.add(
+        new PluginFactory() {
+          @Override
+          public String name() {
+            return "quota";
+          }
+
+          @Override
+          public Plugin create(PluginArguments arguments) {
+            return new Plugin() {
+              @Override
+              public String name() {
+                return "quota";
+              }
+
+              @Override
+              public void onSessionOpen(Session session, Extensions extensions) {
+                entered.countDown();
+                try {
+                  release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            };
+          }
+        },
+        "q 1");
+    SchedulingLoop loop = loop();
+    loop.start();
+    assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+
+    CompletableFuture<Boolean> stopped =
+        CompletableFuture.supplyAsync(() -> loop.stop(Duration.ofSeconds(30)));
+    assertThat(stopped).isNotDone();
+    release.countDown();
+
+    assertThat(stopped.get(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(cluster.applied).hasSize(1);
+    assertThat(cluster.applied.get(0).binds()).hasSize(1);
+    assertThat(state.health().state()).isEqualTo("stopped");
+  }
+
+  @Test
+  void start_stopsAfterMaxSessionsAndSaysSo() throws Exception {
+    registry.add(quota, "q 1");
+    CountDownLatch finished = new CountDownLatch(1);
+    SchedulingLoop loop = loop(3, finished::countDown);
+
+    loop.start();
+
+    assertThat(finished.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(loop.stop(Duration.ofSeconds(30))).isTrue();
+    assertThat(cluster.applied).hasSize(3);
+    assertThat(state.health().state()).isEqualTo("finished");
+    assertThat(reasons("SchedulingFinished")).containsExactly("3 sessions ran, as asked");
+  }
+}

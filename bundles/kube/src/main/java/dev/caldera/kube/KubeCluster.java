@@ -1,0 +1,180 @@
+package dev.caldera.kube;
+
+import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.ClusterSource;
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.SessionResult;
+import dev.caldera.kube.internal.Clients;
+import dev.caldera.kube.internal.KubeBackend;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A real cluster as the scheduler's {@link ClusterSource} and {@link ClusterWriter}.
+ *
+ * <p>Reading: shared informers on Nodes, Pods, PriorityClasses, PodDisruptionBudgets,
+ * ResourceQuotas, Namespaces and Volcano's Queues and PodGroups feed an in-memory view; {@link
+ * #snapshot()} copies it (no API call), with the simulator's admission defaults (priorities,
+ * implicit pod groups, the default queue). Pods of the configured scheduler names are scheduled;
+ * pods of other schedulers only occupy their nodes. Node usage comes from {@code metrics.k8s.io}
+ * when it is served. A dropped watch is re-established while sessions go on with the last state.
+ *
+ * <p>Writing: {@link #apply} returns at once; binds ({@code pods/binding}), evictions (Eviction
+ * API, else delete), pod conditions, pod group and queue status and events are sent by a bounded
+ * pool, in order per object, retried with backoff on transient errors. A bind that fails for good
+ * leaves its pod pending for the next session and is counted; a pod is never bound twice. Writes
+ * are only sent while the {@linkplain #setWriteGate write gate} is open (the leader check).
+ *
+ * <p>Thread-safe. Nothing here exposes fabric8 types.
+ */
+public final class KubeCluster implements ClusterSource, ClusterWriter, AutoCloseable {
+
+  private final KubeBackend backend;
+  private final KubeOptions options;
+
+  private KubeCluster(KubeBackend backend, KubeOptions options) {
+    this.backend = backend;
+    this.options = options;
+  }
+
+  /**
+   * Connects with {@code options} and starts the informers; call {@link #awaitSync} before the
+   * first snapshot.
+   *
+   * @throws IOException if the kubeconfig cannot be read
+   */
+  public static KubeCluster connect(KubeOptions options) throws IOException {
+    KubernetesClient client = Clients.create(options.kubeconfig(), options.context());
+    return start(client, true, options);
+  }
+
+  /** A cluster on an existing client (tests); closing the cluster leaves the client open. */
+  static KubeCluster connect(KubernetesClient client, KubeOptions options) {
+    return start(client, false, options);
+  }
+
+  private static KubeCluster start(KubernetesClient client, boolean owns, KubeOptions options) {
+    KubeBackend backend =
+        new KubeBackend(
+            client,
+            owns,
+            new KubeBackend.Settings(
+                new LinkedHashSet<>(options.schedulerNames()),
+                options.writeConcurrency(),
+                options.maxAttempts(),
+                options.initialBackoff(),
+                options.maxBackoff(),
+                options.metricsInterval(),
+                options.reportingController(),
+                options.identity()),
+            Clock.systemUTC());
+    backend.start();
+    return new KubeCluster(backend, options);
+  }
+
+  /** Waits until every informer has listed once; false on timeout. */
+  public boolean awaitSync(Duration timeout) throws InterruptedException {
+    return backend.awaitSync(timeout);
+  }
+
+  /** Whether every informer has listed once (sessions may run). */
+  public boolean isSynced() {
+    return backend.synced();
+  }
+
+  /** The informers that have not listed yet, e.g. {@code queues} when Volcano's CRDs are absent. */
+  public List<String> unsynced() {
+    return backend.unsynced();
+  }
+
+  /** The informers whose watch is down right now (being re-established). */
+  public List<String> notWatching() {
+    return backend.notWatching();
+  }
+
+  /** Whether the metrics API answered the last time it was read. */
+  public boolean metricsServed() {
+    return backend.metricsServed();
+  }
+
+  /**
+   * A consistent snapshot from the informers' state.
+   *
+   * @throws IllegalStateException before the informers have synced
+   */
+  @Override
+  public ClusterSnapshot snapshot() {
+    return backend.snapshot();
+  }
+
+  /** Queues the session's writes and returns; see the class comment. */
+  @Override
+  public void apply(SessionResult result) {
+    backend.apply(result);
+  }
+
+  /**
+   * Writes are sent only while {@code gate} answers true; checked when a session's result is
+   * applied and again before each request (a replica that lost the lease sends nothing more).
+   */
+  public void setWriteGate(BooleanSupplier gate) {
+    backend.setWriteGate(gate);
+  }
+
+  /** Policy sources (file name → text) that later snapshots carry, e.g. from a ConfigMap. */
+  public void setPolicies(Map<String, String> policies) {
+    backend.setPolicies(policies);
+  }
+
+  /** The writer's and informers' counters, for metrics. */
+  public KubeCounters counters() {
+    return backend.counters();
+  }
+
+  /** Waits until no write is queued or running; false on timeout. */
+  public boolean awaitWritesIdle(Duration timeout) throws InterruptedException {
+    return backend.awaitWritesIdle(timeout);
+  }
+
+  /**
+   * The connection's namespace: the pod's own when running in a cluster, else the kubeconfig
+   * context's, else {@code default}. Where the leader election lease lives by default.
+   */
+  public String namespace() {
+    String ns = backend.client().getNamespace();
+    return ns == null || ns.isEmpty() ? "default" : ns;
+  }
+
+  /** The options this cluster was connected with. */
+  public KubeOptions options() {
+    return options;
+  }
+
+  /**
+   * Starts leader election on a Lease with this cluster's connection and identity, and closes the
+   * write gate whenever this replica is not the leader.
+   */
+  public LeaderElection leaderElection(LeaderElection.Options election) {
+    return leaderElection(election, new LeaderElection.Listener() {});
+  }
+
+  /** As {@link #leaderElection(LeaderElection.Options)}, telling {@code listener} of changes. */
+  public LeaderElection leaderElection(
+      LeaderElection.Options election, LeaderElection.Listener listener) {
+    LeaderElection le = LeaderElection.start(backend.client(), election, options, listener);
+    setWriteGate(le::isLeader);
+    return le;
+  }
+
+  /** Stops the informers and the writer (queued writes not yet sent are dropped). */
+  @Override
+  public void close() {
+    backend.close();
+  }
+}

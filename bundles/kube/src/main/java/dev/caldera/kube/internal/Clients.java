@@ -1,0 +1,61 @@
+package dev.caldera.kube.internal;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Builds the fabric8 client with the JDK HTTP client, from a kubeconfig or the environment. */
+public final class Clients {
+
+  /**
+   * fabric8 warns once per process that Volcano's {@code v1beta1} is an "unstable version"; it is
+   * the only version Volcano serves. Held here because java.util.logging keeps loggers weakly.
+   */
+  private static final Logger VERSION_USAGE =
+      Logger.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils");
+
+  static {
+    VERSION_USAGE.setLevel(Level.SEVERE);
+  }
+
+  private Clients() {}
+
+  /**
+   * A client for {@code kubeconfig} (its current context, or {@code context}); with a null file,
+   * fabric8's auto-configuration: the in-cluster service account when running in a pod, else {@code
+   * $KUBECONFIG} or {@code ~/.kube/config}.
+   *
+   * @throws IOException if the kubeconfig cannot be read
+   */
+  public static KubernetesClient create(Path kubeconfig, String context) throws IOException {
+    if (kubeconfig != null && !Files.isReadable(kubeconfig)) {
+      throw new IOException("cannot read the kubeconfig " + kubeconfig);
+    }
+    Config config =
+        kubeconfig == null
+            ? Config.autoConfigure(context)
+            : Config.fromKubeconfig(context, kubeconfig.toFile());
+    // Retries live in one place, the writer's queue (counted, with backoff); fabric8 would
+    // otherwise repeat every failed request up to ten times on its own first.
+    config.setRequestRetryBackoffLimit(0);
+    Thread current = Thread.currentThread();
+    ClassLoader previous = current.getContextClassLoader();
+    // Inside OSGi fabric8 looks up its implementation through the context class loader; the
+    // embedded copy is only visible to this bundle's loader (stack-notes P11).
+    current.setContextClassLoader(Clients.class.getClassLoader());
+    try {
+      return new KubernetesClientBuilder()
+          .withConfig(config)
+          .withHttpClientFactory(new JdkHttpClientFactory())
+          .build();
+    } finally {
+      current.setContextClassLoader(previous);
+    }
+  }
+}

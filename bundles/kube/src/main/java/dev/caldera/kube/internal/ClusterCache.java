@@ -1,0 +1,274 @@
+package dev.caldera.kube.internal;
+
+import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.Node;
+import dev.caldera.api.model.NodeMetrics;
+import dev.caldera.api.model.ObjectMeta;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodDisruptionBudget;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.model.PriorityClass;
+import dev.caldera.api.model.Queue;
+import dev.caldera.api.model.ResourceQuota;
+import dev.caldera.framework.ClusterSnapshot;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The scheduler's view of the cluster: what the informers delivered, already converted to the
+ * model, plus the writer's own work in flight (binds sent but not yet seen back, evictions sent but
+ * the pod not yet terminating). One lock guards everything, so a snapshot is one point in time
+ * across all kinds.
+ *
+ * <p>A pod with a bind in flight shows its target node (Volcano's Binding/Bound task), so no later
+ * session binds it again; the overlay ends when the informer shows the pod on a node, when the pod
+ * is deleted, or when the bind fails. A pod with an eviction in flight shows a deletion time
+ * (Releasing) until the informer shows it terminating or gone, or the eviction fails.
+ */
+final class ClusterCache {
+
+  private final Map<String, Node> nodes = new LinkedHashMap<>();
+  private final Map<String, Pod> pods = new LinkedHashMap<>();
+  private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
+  private final Map<String, int[]> podGroupCounts = new HashMap<>();
+  private final Map<String, Queue> queues = new LinkedHashMap<>();
+  private final Map<String, PriorityClass> priorityClasses = new LinkedHashMap<>();
+  private final Map<String, String> preemptionPolicies = new HashMap<>();
+  private final Map<String, PodDisruptionBudget> pdbs = new LinkedHashMap<>();
+  private final Map<String, ResourceQuota> quotas = new LinkedHashMap<>();
+  private final Map<String, Namespace> namespaces = new LinkedHashMap<>();
+  private final Map<String, String> bindsInFlight = new HashMap<>();
+  private final Map<String, Instant> evictionsInFlight = new HashMap<>();
+  private Map<String, NodeMetrics> metrics = Map.of();
+  private Map<String, String> policies = Map.of();
+
+  // ---- informer side -------------------------------------------------------------------------
+
+  synchronized void putNode(Node n) {
+    nodes.put(n.name(), n);
+  }
+
+  synchronized void removeNode(String name) {
+    nodes.remove(name);
+  }
+
+  synchronized void putPod(Pod p) {
+    pods.put(p.key(), p);
+    if (!p.nodeName().isEmpty()) {
+      bindsInFlight.remove(p.key());
+    }
+    if (p.metadata().deletionTimestamp() != null) {
+      evictionsInFlight.remove(p.key());
+    }
+  }
+
+  synchronized void removePod(String key) {
+    pods.remove(key);
+    bindsInFlight.remove(key);
+    evictionsInFlight.remove(key);
+  }
+
+  synchronized void putPodGroup(PodGroup pg, int[] counts) {
+    podGroups.put(pg.key(), pg);
+    podGroupCounts.put(pg.key(), counts.clone());
+  }
+
+  synchronized void removePodGroup(String key) {
+    podGroups.remove(key);
+    podGroupCounts.remove(key);
+  }
+
+  synchronized void putQueue(Queue q) {
+    queues.put(q.name(), q);
+  }
+
+  synchronized void removeQueue(String name) {
+    queues.remove(name);
+  }
+
+  synchronized void putPriorityClass(PriorityClass pc, String preemptionPolicy) {
+    priorityClasses.put(pc.name(), pc);
+    if (preemptionPolicy == null || preemptionPolicy.isEmpty()) {
+      preemptionPolicies.remove(pc.name());
+    } else {
+      preemptionPolicies.put(pc.name(), preemptionPolicy);
+    }
+  }
+
+  synchronized void removePriorityClass(String name) {
+    priorityClasses.remove(name);
+    preemptionPolicies.remove(name);
+  }
+
+  synchronized void putPdb(PodDisruptionBudget b) {
+    pdbs.put(b.metadata().key(), b);
+  }
+
+  synchronized void removePdb(String key) {
+    pdbs.remove(key);
+  }
+
+  synchronized void putQuota(ResourceQuota q) {
+    quotas.put(q.metadata().key(), q);
+  }
+
+  synchronized void removeQuota(String key) {
+    quotas.remove(key);
+  }
+
+  synchronized void putNamespace(Namespace ns) {
+    namespaces.put(ns.metadata().name(), ns);
+  }
+
+  synchronized void removeNamespace(String name) {
+    namespaces.remove(name);
+  }
+
+  synchronized void setMetrics(Map<String, NodeMetrics> metrics) {
+    this.metrics = Map.copyOf(metrics);
+  }
+
+  synchronized void setPolicies(Map<String, String> policies) {
+    this.policies = policies == null ? Map.of() : Map.copyOf(policies);
+  }
+
+  // ---- writer side ---------------------------------------------------------------------------
+
+  synchronized Pod pod(String key) {
+    return pods.get(key);
+  }
+
+  synchronized boolean hasNode(String name) {
+    return nodes.containsKey(name);
+  }
+
+  synchronized Node node(String name) {
+    return nodes.get(name);
+  }
+
+  /** A pod group that exists on the server (not an implicit one), or null. */
+  synchronized PodGroup podGroup(String key) {
+    return podGroups.get(key);
+  }
+
+  synchronized int[] podGroupCounts(String key) {
+    int[] c = podGroupCounts.get(key);
+    return c == null ? new int[3] : c.clone();
+  }
+
+  /** A queue that exists on the server (not the implicit default), or null. */
+  synchronized Queue queue(String name) {
+    return queues.get(name);
+  }
+
+  /** Marks a bind as sent; false if one is already in flight for the pod. */
+  synchronized boolean startBind(String podKey, String node) {
+    return bindsInFlight.putIfAbsent(podKey, node) == null;
+  }
+
+  synchronized void endBind(String podKey) {
+    bindsInFlight.remove(podKey);
+  }
+
+  /** Marks an eviction as sent; false if one is already in flight for the pod. */
+  synchronized boolean startEviction(String podKey, Instant now) {
+    return evictionsInFlight.putIfAbsent(podKey, now) == null;
+  }
+
+  synchronized void endEviction(String podKey) {
+    evictionsInFlight.remove(podKey);
+  }
+
+  // ---- sessions ------------------------------------------------------------------------------
+
+  /**
+   * The cluster as a session sees it: nodes in first-seen order; every pod of the scheduler names
+   * and every pod on a node, with in-flight work shown and admission defaults applied; pod groups
+   * (implicit ones added), queues (an open {@code default} if there is none) and the rest.
+   */
+  synchronized ClusterSnapshot snapshot(Set<String> schedulerNames, Instant now) {
+    PriorityClass globalDefault = KubeAdmission.globalDefault(priorityClasses.values());
+    Map<String, PodGroup> groups = new LinkedHashMap<>(podGroups);
+    List<Pod> visible = new ArrayList<>(pods.size());
+    for (Pod p : pods.values()) {
+      Pod v = withOverlays(p);
+      boolean ours = schedulerNames.contains(v.schedulerName());
+      if (!ours && v.nodeName().isEmpty()) {
+        continue;
+      }
+      v = KubeAdmission.withPriority(v, priorityClasses, globalDefault, preemptionPolicies);
+      if (ours && !KubeAdmission.hasGroup(v)) {
+        PodGroup implicit = KubeAdmission.implicitGroup(v);
+        groups.putIfAbsent(implicit.key(), implicit);
+        v =
+            KubeAdmission.withAnnotation(
+                v, KubeAdmission.GROUP_ANNOTATION, implicit.metadata().name());
+      }
+      visible.add(v);
+    }
+    List<Queue> qs =
+        queues.isEmpty() ? List.of(KubeAdmission.defaultQueue()) : List.copyOf(queues.values());
+    ClusterInfo info =
+        new ClusterInfo(
+            List.copyOf(priorityClasses.values()),
+            List.copyOf(pdbs.values()),
+            List.copyOf(quotas.values()),
+            List.copyOf(namespaces.values()),
+            metrics,
+            policies);
+    return new ClusterSnapshot(
+        List.copyOf(nodes.values()), visible, List.copyOf(groups.values()), qs, info, now);
+  }
+
+  private Pod withOverlays(Pod p) {
+    String node = bindsInFlight.get(p.key());
+    if (node != null && p.nodeName().isEmpty()) {
+      p = p.withStatus(node, p.phase(), p.nominatedNodeName(), p.conditions());
+    }
+    Instant evicted = evictionsInFlight.get(p.key());
+    if (evicted != null && p.metadata().deletionTimestamp() == null) {
+      p = deleting(p, evicted);
+    }
+    return p;
+  }
+
+  private static Pod deleting(Pod p, Instant when) {
+    ObjectMeta m = p.metadata();
+    ObjectMeta meta =
+        new ObjectMeta(
+            m.name(),
+            m.namespace(),
+            m.uid(),
+            m.creationTimestamp(),
+            when,
+            m.labels(),
+            m.annotations(),
+            m.ownerReferences());
+    return new Pod(
+        meta,
+        p.schedulerName(),
+        p.nodeName(),
+        p.priority(),
+        p.priorityClassName(),
+        p.preemptionPolicy(),
+        p.nodeSelector(),
+        p.nodeAffinity(),
+        p.podAffinity(),
+        p.podAntiAffinity(),
+        p.tolerations(),
+        p.containers(),
+        p.initContainers(),
+        p.topologySpreadConstraints(),
+        p.overhead(),
+        p.schedulingGates(),
+        p.phase(),
+        p.nominatedNodeName(),
+        p.conditions());
+  }
+}

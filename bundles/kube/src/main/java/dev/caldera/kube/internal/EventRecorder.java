@@ -1,0 +1,189 @@
+package dev.caldera.kube.internal;
+
+import io.fabric8.kubernetes.api.model.MicroTime;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Writes events through {@code events.k8s.io/v1} with the scheduler as reporting controller.
+ *
+ * <p>Sessions repeat the same event every period (a pending gang says "unschedulable" each time),
+ * so, like client-go's event broadcaster, an event identical to one written in the last six minutes
+ * only raises that event's {@code series.count}; the count is written at most every 30 seconds.
+ */
+final class EventRecorder {
+
+  static final Duration SERIES_WINDOW = Duration.ofMinutes(6);
+  static final Duration SERIES_FLUSH = Duration.ofSeconds(30);
+  private static final int MAX_TRACKED = 4096;
+  private static final int MAX_NOTE = 1024;
+  private static final DateTimeFormatter MICRO_TIME =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+  private final KubernetesClient client;
+  private final WriteQueue writes;
+  private final Counters counters;
+  private final Clock clock;
+  private final String controller;
+  private final String instance;
+  private final AtomicLong sequence = new AtomicLong();
+
+  /** Identical events seen recently, oldest first (evicted beyond {@link #MAX_TRACKED}). */
+  private final Map<String, Series> recent =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Series> eldest) {
+          return size() > MAX_TRACKED;
+        }
+      };
+
+  private static final class Series {
+    final String namespace;
+    final String name;
+    final Instant first;
+    int count = 1;
+    Instant lastObserved;
+    Instant lastWritten;
+
+    Series(String namespace, String name, Instant now) {
+      this.namespace = namespace;
+      this.name = name;
+      this.first = now;
+      this.lastObserved = now;
+      this.lastWritten = now;
+    }
+  }
+
+  EventRecorder(
+      KubernetesClient client,
+      WriteQueue writes,
+      Counters counters,
+      Clock clock,
+      String controller,
+      String instance) {
+    this.client = client;
+    this.writes = writes;
+    this.counters = counters;
+    this.clock = clock;
+    this.controller = controller;
+    this.instance = instance;
+  }
+
+  /**
+   * Records an event about {@code regarding} (which must name a server object with its uid).
+   *
+   * @param type Normal or Warning
+   */
+  void record(ObjectReference regarding, String type, String reason, String action, String note) {
+    Instant now = clock.instant();
+    String namespace = namespaceOf(regarding);
+    String key =
+        String.join(
+            "\u0000",
+            regarding.getKind(),
+            namespace,
+            regarding.getName(),
+            regarding.getUid(),
+            type,
+            reason,
+            note);
+    Series s;
+    boolean create;
+    boolean flush = false;
+    synchronized (recent) {
+      s = recent.get(key);
+      create = s == null || Duration.between(s.first, now).compareTo(SERIES_WINDOW) > 0;
+      if (create) {
+        s =
+            new Series(
+                namespace,
+                // client-go names events <object>.<hex nanos>; the sequence keeps names unique
+                // for several events about one object in the same instant.
+                regarding.getName()
+                    + "."
+                    + Long.toHexString(
+                        now.getEpochSecond() * 1_000_000_000L
+                            + now.getNano()
+                            + sequence.incrementAndGet()),
+                now);
+        recent.put(key, s);
+      } else {
+        s.count++;
+        s.lastObserved = now;
+        if (Duration.between(s.lastWritten, now).compareTo(SERIES_FLUSH) >= 0) {
+          s.lastWritten = now;
+          flush = true;
+        }
+      }
+    }
+    if (create) {
+      Event event =
+          new EventBuilder()
+              .withNewMetadata()
+              .withNamespace(namespace)
+              .withName(s.name)
+              .endMetadata()
+              .withEventTime(new MicroTime(MICRO_TIME.format(now)))
+              .withReportingController(controller)
+              .withReportingInstance(instance)
+              .withAction(action)
+              .withReason(reason)
+              .withType(type)
+              .withNote(note.length() > MAX_NOTE ? note.substring(0, MAX_NOTE) : note)
+              .withRegarding(regarding)
+              .build();
+      submit(
+          s, () -> client.events().v1().events().inNamespace(namespace).resource(event).create());
+    } else if (flush) {
+      String patch =
+          "{\"series\":{\"count\":"
+              + s.count
+              + ",\"lastObservedTime\":\""
+              + MICRO_TIME.format(s.lastObserved)
+              + "\"}}";
+      String name = s.name;
+      submit(
+          s,
+          () ->
+              client
+                  .events()
+                  .v1()
+                  .events()
+                  .inNamespace(namespace)
+                  .withName(name)
+                  .patch(PatchContext.of(PatchType.JSON_MERGE), patch));
+    }
+  }
+
+  private void submit(Series s, WriteQueue.Call call) {
+    writes
+        .submit("event:" + s.namespace + "/" + s.name, call)
+        .whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                counters.eventsWritten.increment();
+              } else {
+                counters.eventsDropped.increment();
+              }
+            });
+  }
+
+  /** Events about cluster-scoped objects (queues, nodes) live in {@code default}. */
+  private static String namespaceOf(ObjectReference r) {
+    return r.getNamespace() == null || r.getNamespace().isEmpty() ? "default" : r.getNamespace();
+  }
+}

@@ -1,0 +1,244 @@
+package dev.caldera.kube.internal;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The shared informers that feed the {@link ClusterCache}: Nodes, Pods, PriorityClasses,
+ * PodDisruptionBudgets, ResourceQuotas, Namespaces, and Volcano's Queues and PodGroups.
+ *
+ * <p>Every list or watch failure is retried (fabric8's default gives up on a failed watch or a
+ * failed first list); meanwhile the cache keeps the last state it saw, so sessions go on with it.
+ */
+final class Informers implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(Informers.class.getName());
+
+  private final KubernetesClient client;
+  private final ClusterCache cache;
+  private final Counters counters;
+  private final Map<String, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
+  private final List<CompletableFuture<Void>> started = new ArrayList<>();
+  private SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
+  private SharedIndexInformer<GenericKubernetesResource> podGroups;
+  private SharedIndexInformer<GenericKubernetesResource> queues;
+
+  Informers(KubernetesClient client, ClusterCache cache, Counters counters) {
+    this.client = client;
+    this.cache = cache;
+    this.counters = counters;
+  }
+
+  /** Creates and starts every informer; returns at once (see {@link #awaitSync}). */
+  synchronized void start() {
+    if (!informers.isEmpty()) {
+      throw new IllegalStateException("informers already started");
+    }
+    inform(
+        "nodes",
+        client.nodes(),
+        n -> cache.putNode(ObjectConverter.node(n)),
+        n -> cache.removeNode(n.getMetadata().getName()));
+    pods =
+        inform(
+            "pods",
+            client.pods().inAnyNamespace(),
+            p -> cache.putPod(PodConverter.pod(p)),
+            p -> cache.removePod(Cache.metaNamespaceKeyFunc(p)));
+    inform(
+        "priorityclasses",
+        client.scheduling().v1().priorityClasses(),
+        pc -> cache.putPriorityClass(ObjectConverter.priorityClass(pc), pc.getPreemptionPolicy()),
+        pc -> cache.removePriorityClass(pc.getMetadata().getName()));
+    inform(
+        "poddisruptionbudgets",
+        client.policy().v1().podDisruptionBudget().inAnyNamespace(),
+        b -> cache.putPdb(ObjectConverter.pdb(b)),
+        b -> cache.removePdb(Cache.metaNamespaceKeyFunc(b)));
+    inform(
+        "resourcequotas",
+        client.resourceQuotas().inAnyNamespace(),
+        q -> cache.putQuota(ObjectConverter.resourceQuota(q)),
+        q -> cache.removeQuota(Cache.metaNamespaceKeyFunc(q)));
+    inform(
+        "namespaces",
+        client.namespaces(),
+        ns -> cache.putNamespace(ObjectConverter.namespace(ns)),
+        ns -> cache.removeNamespace(ns.getMetadata().getName()));
+    queues =
+        inform(
+            "queues",
+            client.genericKubernetesResources(VolcanoConverter.QUEUES),
+            q -> cache.putQueue(VolcanoConverter.queue(q)),
+            q -> cache.removeQueue(q.getMetadata().getName()));
+    podGroups =
+        inform(
+            "podgroups",
+            client.genericKubernetesResources(VolcanoConverter.POD_GROUPS).inAnyNamespace(),
+            pg -> cache.putPodGroup(VolcanoConverter.podGroup(pg), VolcanoConverter.counts(pg)),
+            pg -> cache.removePodGroup(Cache.metaNamespaceKeyFunc(pg)));
+  }
+
+  /** Whether every informer has listed once. */
+  synchronized boolean synced() {
+    return !informers.isEmpty() && informers.values().stream().allMatch(i -> i.hasSynced());
+  }
+
+  /** Names of the informers that have not listed yet (e.g. {@code queues} without the CRD). */
+  synchronized List<String> unsynced() {
+    List<String> out = new ArrayList<>();
+    informers.forEach(
+        (name, i) -> {
+          if (!i.hasSynced()) {
+            out.add(name);
+          }
+        });
+    return out;
+  }
+
+  /** Names of the informers whose watch is down right now (they are re-establishing it). */
+  synchronized List<String> notWatching() {
+    List<String> out = new ArrayList<>();
+    informers.forEach(
+        (name, i) -> {
+          if (!i.isWatching()) {
+            out.add(name);
+          }
+        });
+    return out;
+  }
+
+  /** Waits until every informer has listed once; false on timeout. */
+  boolean awaitSync(long timeout, TimeUnit unit) throws InterruptedException {
+    CompletableFuture<Void> all;
+    synchronized (this) {
+      all = CompletableFuture.allOf(started.toArray(CompletableFuture[]::new));
+    }
+    try {
+      all.get(timeout, unit);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return false;
+    }
+  }
+
+  /** Puts the server's last known state of a pod back into the cache (after a failed write). */
+  void resyncPod(String key) {
+    io.fabric8.kubernetes.api.model.Pod p = pods == null ? null : pods.getStore().getByKey(key);
+    if (p == null) {
+      cache.removePod(key);
+    } else {
+      cache.putPod(PodConverter.pod(p));
+    }
+  }
+
+  /** Puts the server's last known state of a pod group back into the cache. */
+  void resyncPodGroup(String key) {
+    GenericKubernetesResource pg = podGroups == null ? null : podGroups.getStore().getByKey(key);
+    if (pg == null) {
+      cache.removePodGroup(key);
+    } else {
+      cache.putPodGroup(VolcanoConverter.podGroup(pg), VolcanoConverter.counts(pg));
+    }
+  }
+
+  /** Puts the server's last known state of a queue back into the cache. */
+  void resyncQueue(String name) {
+    GenericKubernetesResource q = queues == null ? null : queues.getStore().getByKey(name);
+    if (q == null) {
+      cache.removeQueue(name);
+    } else {
+      cache.putQueue(VolcanoConverter.queue(q));
+    }
+  }
+
+  /** The server's last known pod, as fabric8 holds it (for its grace period), or null. */
+  io.fabric8.kubernetes.api.model.Pod rawPod(String key) {
+    return pods == null ? null : pods.getStore().getByKey(key);
+  }
+
+  @Override
+  public synchronized void close() {
+    informers.values().forEach(SharedIndexInformer::stop);
+  }
+
+  private <T extends HasMetadata> SharedIndexInformer<T> inform(
+      String name, Informable<T> source, Consumer<T> put, Consumer<T> remove) {
+    SharedIndexInformer<T> informer = source.runnableInformer(0);
+    informer.addEventHandler(new Handler<>(name, put, remove));
+    informer.exceptionHandler(
+        (isStarted, t) -> {
+          counters.watchErrors.increment();
+          LOG.log(
+              Level.WARNING,
+              () -> "informer " + name + ": " + describe(t) + "; retrying with backoff");
+          return true;
+        });
+    informers.put(name, informer);
+    started.add(informer.start().toCompletableFuture());
+    return informer;
+  }
+
+  private static String describe(Throwable t) {
+    Function<Throwable, String> one = x -> x.getClass().getSimpleName() + ": " + x.getMessage();
+    return t.getCause() == null
+        ? one.apply(t)
+        : one.apply(t) + " (" + one.apply(t.getCause()) + ")";
+  }
+
+  /** Feeds one kind into the cache; a conversion bug is logged, never thrown into fabric8. */
+  private static final class Handler<T extends HasMetadata> implements ResourceEventHandler<T> {
+    private final String name;
+    private final Consumer<T> put;
+    private final Consumer<T> remove;
+
+    Handler(String name, Consumer<T> put, Consumer<T> remove) {
+      this.name = name;
+      this.put = put;
+      this.remove = remove;
+    }
+
+    @Override
+    public void onAdd(T obj) {
+      safely(put, obj);
+    }
+
+    @Override
+    public void onUpdate(T oldObj, T newObj) {
+      safely(put, newObj);
+    }
+
+    @Override
+    public void onDelete(T obj, boolean deletedFinalStateUnknown) {
+      safely(remove, obj);
+    }
+
+    private void safely(Consumer<T> action, T obj) {
+      try {
+        action.accept(obj);
+      } catch (RuntimeException e) {
+        LOG.log(
+            Level.ERROR,
+            "cannot read " + name + " " + Cache.metaNamespaceKeyFunc(obj) + "; ignored",
+            e);
+      }
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package dev.caldera.kube.internal;
+
+import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.SessionResult;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Wires the informers, the cache, the writer and the metrics poller around one client. The public
+ * face is {@code dev.caldera.kube.KubeCluster}; this class keeps fabric8 out of it.
+ */
+public final class KubeBackend implements AutoCloseable {
+
+  /** Everything the backend is configured with. */
+  public record Settings(
+      Set<String> schedulerNames,
+      int writeConcurrency,
+      int maxAttempts,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      Duration metricsInterval,
+      String reportingController,
+      String reportingInstance) {
+    public Settings {
+      schedulerNames = Set.copyOf(schedulerNames);
+    }
+  }
+
+  private final KubernetesClient client;
+  private final Settings settings;
+  private final Clock clock;
+  private final Counters counters = new Counters();
+  private final ClusterCache cache = new ClusterCache();
+  private final Informers informers;
+  private final WriteQueue writes;
+  private final KubeWriter writer;
+  private final MetricsPoller metrics;
+  private final boolean ownsClient;
+  private ScheduledExecutorService poller;
+
+  public KubeBackend(KubernetesClient client, boolean ownsClient, Settings settings, Clock clock) {
+    this.client = client;
+    this.ownsClient = ownsClient;
+    this.settings = settings;
+    this.clock = clock;
+    this.informers = new Informers(client, cache, counters);
+    this.writes =
+        new WriteQueue(
+            settings.writeConcurrency(),
+            settings.maxAttempts(),
+            settings.initialBackoff(),
+            settings.maxBackoff(),
+            counters);
+    EventRecorder events =
+        new EventRecorder(
+            client,
+            writes,
+            counters,
+            clock,
+            settings.reportingController(),
+            settings.reportingInstance());
+    this.writer = new KubeWriter(client, cache, informers, writes, events, counters, clock);
+    this.metrics = new MetricsPoller(client, cache);
+  }
+
+  public KubernetesClient client() {
+    return client;
+  }
+
+  /** Starts the informers and the metrics poller. */
+  public synchronized void start() {
+    informers.start();
+    if (!settings.metricsInterval().isZero() && !settings.metricsInterval().isNegative()) {
+      poller =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "caldera-kube-metrics");
+                t.setDaemon(true);
+                return t;
+              });
+      long period = settings.metricsInterval().toMillis();
+      poller.scheduleWithFixedDelay(metrics::poll, 0, period, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  public boolean awaitSync(Duration timeout) throws InterruptedException {
+    return informers.awaitSync(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public boolean synced() {
+    return informers.synced();
+  }
+
+  public List<String> unsynced() {
+    return informers.unsynced();
+  }
+
+  public List<String> notWatching() {
+    return informers.notWatching();
+  }
+
+  public boolean metricsServed() {
+    return metrics.served();
+  }
+
+  /** Reads the metrics API now (tests; the poller does it every interval). */
+  public void pollMetrics() {
+    metrics.poll();
+  }
+
+  public ClusterSnapshot snapshot() {
+    if (!informers.synced()) {
+      throw new IllegalStateException(
+          "the informers have not synced yet: " + String.join(", ", informers.unsynced()));
+    }
+    return cache.snapshot(settings.schedulerNames(), clock.instant());
+  }
+
+  public void apply(SessionResult result) {
+    writer.apply(result);
+  }
+
+  public void setWriteGate(BooleanSupplier gate) {
+    writer.setGate(gate);
+  }
+
+  public void setPolicies(Map<String, String> policies) {
+    cache.setPolicies(policies);
+  }
+
+  public Counters counters() {
+    return counters;
+  }
+
+  public boolean awaitWritesIdle(Duration timeout) throws InterruptedException {
+    return writes.awaitIdle(timeout);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (poller != null) {
+      poller.shutdownNow();
+    }
+    informers.close();
+    writes.close();
+    if (ownsClient) {
+      client.close();
+    }
+  }
+}

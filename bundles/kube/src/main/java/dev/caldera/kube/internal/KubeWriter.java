@@ -1,0 +1,563 @@
+package dev.caldera.kube.internal;
+
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.model.Queue;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.framework.SessionResult;
+import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Applies a session's decisions to the API server, off the session thread: binds through {@code
+ * pods/binding}, evictions through the Eviction API (a delete where it is not served), pod
+ * conditions, pod group and queue status through their status subresources (JSON merge patches, so
+ * no read first), and events.
+ *
+ * <p>Every write first updates the {@link ClusterCache} the way the write will change the server,
+ * so the next session already sees it; a write that fails for good puts the informer's state back
+ * (a failed bind leaves the pod pending, and is counted).
+ */
+final class KubeWriter {
+
+  private static final System.Logger LOG = System.getLogger(KubeWriter.class.getName());
+  private static final String VOLCANO_API = VolcanoConverter.GROUP + "/" + VolcanoConverter.VERSION;
+
+  private final KubernetesClient client;
+  private final ClusterCache cache;
+  private final Informers informers;
+  private final WriteQueue writes;
+  private final EventRecorder events;
+  private final Counters counters;
+  private final Clock clock;
+  private volatile BooleanSupplier gate = () -> true;
+  private volatile boolean evictionApiServed = true;
+  private volatile boolean podGroupStatusSubresource = true;
+
+  KubeWriter(
+      KubernetesClient client,
+      ClusterCache cache,
+      Informers informers,
+      WriteQueue writes,
+      EventRecorder events,
+      Counters counters,
+      Clock clock) {
+    this.client = client;
+    this.cache = cache;
+    this.informers = informers;
+    this.writes = writes;
+    this.events = events;
+    this.counters = counters;
+    this.clock = clock;
+  }
+
+  /** Writes are sent only while {@code gate} is true (the leader check). */
+  void setGate(BooleanSupplier gate) {
+    this.gate = Objects.requireNonNull(gate);
+  }
+
+  void apply(SessionResult r) {
+    if (!gate.getAsBoolean()) {
+      counters.bindsDropped.add(r.binds().size());
+      return;
+    }
+    if (r.pods() != null) {
+      r.pods().forEach(this::podStatus);
+    }
+    for (SessionResult.Bind b : r.binds()) {
+      bind(b.pod(), b.node());
+    }
+    for (SessionResult.Eviction e : r.evictions()) {
+      evict(e.pod());
+    }
+    if (r.podGroups() != null) {
+      r.podGroups().forEach((key, status) -> podGroupStatus(key, status, r.sessionUid()));
+    }
+    if (r.queueAllocated() != null) {
+      r.queueAllocated().forEach(this::queueStatus);
+    }
+    for (SessionResult.Event e : r.events()) {
+      event(e);
+    }
+  }
+
+  // ---- binds ---------------------------------------------------------------------------------
+
+  private void bind(String podKey, String node) {
+    Pod pod = cache.pod(podKey);
+    if (pod == null) {
+      counters.bindsFailed.increment();
+      LOG.log(Level.INFO, () -> "not binding " + podKey + ": the pod is gone");
+      return;
+    }
+    if (!pod.nodeName().isEmpty()) {
+      return; // bound meanwhile (by an earlier bind of ours, or by someone else)
+    }
+    if (!cache.hasNode(node)) {
+      counters.bindsFailed.increment();
+      bindFailed(pod, node, "node " + node + " is gone");
+      return;
+    }
+    if (!cache.startBind(podKey, node)) {
+      return; // a bind is in flight already: never bind twice
+    }
+    Map<String, Object> binding = new LinkedHashMap<>();
+    binding.put("apiVersion", "v1");
+    binding.put("kind", "Binding");
+    // The uid makes the API server refuse to bind a pod re-created under the same name.
+    binding.put(
+        "metadata",
+        Map.of("name", pod.name(), "namespace", pod.namespace(), "uid", pod.metadata().uid()));
+    binding.put("target", Map.of("apiVersion", "v1", "kind", "Node", "name", node));
+    String path = "/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/binding";
+    writes
+        .submit(
+            "pod:" + podKey,
+            () -> {
+              if (!gate.getAsBoolean()) {
+                throw new NotLeader();
+              }
+              client.raw(path, "POST", binding);
+            })
+        .whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                counters.bindsSucceeded.increment();
+                podEvent(
+                    pod,
+                    "Normal",
+                    "Scheduled",
+                    "Binding",
+                    "Successfully assigned " + podKey + " to " + node);
+                return;
+              }
+              cache.endBind(podKey);
+              if (cause(t) instanceof NotLeader) {
+                counters.bindsDropped.increment();
+                return;
+              }
+              counters.bindsFailed.increment();
+              bindFailed(pod, node, message(t));
+            });
+  }
+
+  /** Volcano's bind failure: condition {@code SchedulerError} and a FailedScheduling event. */
+  private void bindFailed(Pod pod, String node, String error) {
+    String message = "failed to bind to node " + node + ": " + error;
+    LOG.log(Level.WARNING, () -> "bind of " + pod.key() + " failed: " + message);
+    podStatus(
+        pod.key(),
+        new SessionResult.PodStatusUpdate(
+            new PodCondition("PodScheduled", "False", "SchedulerError", message), null));
+    podEvent(pod, "Warning", "FailedScheduling", "Scheduling", message);
+  }
+
+  // ---- evictions -----------------------------------------------------------------------------
+
+  private void evict(String podKey) {
+    Pod pod = cache.pod(podKey);
+    if (pod == null || !cache.startEviction(podKey, clock.instant())) {
+      return;
+    }
+    writes
+        .submit(
+            "pod:" + podKey,
+            () -> {
+              if (!gate.getAsBoolean()) {
+                throw new NotLeader();
+              }
+              evictNow(pod);
+            })
+        .whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                counters.evictionsSucceeded.increment();
+                return;
+              }
+              cache.endEviction(podKey);
+              if (!(cause(t) instanceof NotLeader)) {
+                counters.evictionsFailed.increment();
+                LOG.log(Level.WARNING, () -> "eviction of " + podKey + " failed: " + message(t));
+              }
+            });
+  }
+
+  private void evictNow(Pod pod) {
+    if (evictionApiServed) {
+      Eviction eviction =
+          new EvictionBuilder()
+              .withNewMetadata()
+              .withName(pod.name())
+              .withNamespace(pod.namespace())
+              .endMetadata()
+              .withDeleteOptions(
+                  new DeleteOptionsBuilder()
+                      .withNewPreconditions()
+                      .withUid(pod.metadata().uid())
+                      .endPreconditions()
+                      .build())
+              .build();
+      try {
+        if (!client.pods().inNamespace(pod.namespace()).withName(pod.name()).evict(eviction)) {
+          // HTTP 429: a disruption budget does not allow it now; worth another try.
+          throw new WriteQueue.TransientException("the pod's disruption budget refused it");
+        }
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404 && e.getCode() != 405) {
+          throw e;
+        }
+        if (e.getCode() == 404
+            && client.pods().inNamespace(pod.namespace()).withName(pod.name()).get() == null) {
+          return;
+        }
+        evictionApiServed = false;
+        LOG.log(Level.WARNING, "the Eviction API (policy/v1) is not served; deleting pods instead");
+      }
+    }
+    io.fabric8.kubernetes.api.model.Pod raw = informers.rawPod(pod.key());
+    Long grace =
+        raw == null || raw.getSpec() == null
+            ? null
+            : raw.getSpec().getTerminationGracePeriodSeconds();
+    client
+        .pods()
+        .inNamespace(pod.namespace())
+        .withName(pod.name())
+        .withGracePeriod(grace == null ? 30 : grace)
+        .delete();
+  }
+
+  // ---- status --------------------------------------------------------------------------------
+
+  private void podStatus(String podKey, SessionResult.PodStatusUpdate update) {
+    Pod pod = cache.pod(podKey);
+    if (pod == null) {
+      return;
+    }
+    Instant now = clock.instant();
+    List<PodCondition> conditions = pod.conditions();
+    if (update.condition() != null) {
+      conditions = withCondition(conditions, update.condition(), now);
+    }
+    String nominated =
+        update.nominatedNodeName() == null || update.nominatedNodeName().isEmpty()
+            ? pod.nominatedNodeName()
+            : update.nominatedNodeName();
+    cache.putPod(pod.withStatus(pod.nodeName(), pod.phase(), nominated, conditions));
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("conditions", conditions.stream().map(KubeWriter::condition).toList());
+    if (!nominated.isEmpty()) {
+      status.put("nominatedNodeName", nominated);
+    }
+    io.fabric8.kubernetes.api.model.Pod target =
+        new PodBuilder()
+            .withNewMetadata()
+            .withName(pod.name())
+            .withNamespace(pod.namespace())
+            .endMetadata()
+            .build();
+    String patch = json(Map.of("status", status));
+    statusWrite(
+        "pod:" + podKey,
+        () ->
+            client
+                .pods()
+                .resource(target)
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), patch),
+        () -> informers.resyncPod(podKey));
+  }
+
+  private void podGroupStatus(String key, SessionResult.PodGroupStatus s, String sessionUid) {
+    PodGroup pg = cache.podGroup(key);
+    if (pg == null) {
+      return; // an implicit group: nothing on the server to update
+    }
+    int[] counts = {s.running(), s.succeeded(), s.failed()};
+    int[] old = cache.podGroupCounts(key);
+    if (!s.changed() && java.util.Arrays.equals(counts, old)) {
+      return;
+    }
+    Instant now = clock.instant();
+    List<PodCondition> conditions = new ArrayList<>();
+    List<Map<String, Object>> written = new ArrayList<>();
+    for (PodCondition c : s.conditions() == null ? pg.conditions() : s.conditions()) {
+      PodCondition timed = c.lastTransitionTime() == null ? since(pg.conditions(), c, now) : c;
+      conditions.add(timed);
+      Map<String, Object> m = condition(timed);
+      if (c.lastTransitionTime() == null) {
+        m.put("transitionID", sessionUid);
+      }
+      written.add(m);
+    }
+    String phase = s.phase() == null ? pg.phase() : s.phase();
+    cache.putPodGroup(pg.withStatus(phase, conditions), counts);
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("phase", phase);
+    status.put("conditions", written);
+    status.put("running", s.running());
+    status.put("succeeded", s.succeeded());
+    status.put("failed", s.failed());
+    String patch = json(Map.of("status", status));
+    GenericKubernetesResource target =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion(VOLCANO_API)
+            .withKind("PodGroup")
+            .withNewMetadata()
+            .withName(pg.metadata().name())
+            .withNamespace(pg.metadata().namespace())
+            .endMetadata()
+            .build();
+    statusWrite(
+        "podgroup:" + key,
+        () -> patchPodGroupStatus(target, patch),
+        () -> informers.resyncPodGroup(key));
+  }
+
+  /**
+   * Volcano's own PodGroup CRD has no status subresource (its scheduler replaces the whole object),
+   * so where {@code podgroups/status} is not found the status goes through the object itself.
+   */
+  private void patchPodGroupStatus(GenericKubernetesResource target, String patch) {
+    var podGroups = client.genericKubernetesResources(VolcanoConverter.POD_GROUPS);
+    if (podGroupStatusSubresource) {
+      try {
+        podGroups
+            .resource(target)
+            .subresource("status")
+            .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 404 || podGroups.resource(target).get() == null) {
+          throw e;
+        }
+        podGroupStatusSubresource = false;
+        LOG.log(
+            Level.INFO,
+            "the PodGroup CRD has no status subresource (Volcano's CRD); writing status through"
+                + " the object");
+      }
+    }
+    podGroups.resource(target).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+  }
+
+  private void queueStatus(String name, Map<String, Quantity> allocated) {
+    Queue q = cache.queue(name);
+    if (q == null || q.allocated().equals(allocated)) {
+      return; // the implicit default queue, or no change (Quantity equality is semantic)
+    }
+    Map<String, Object> written = new LinkedHashMap<>();
+    q.allocated().keySet().forEach(k -> written.put(k, null)); // a merge patch removes with null
+    allocated.forEach((k, v) -> written.put(k, v.toString()));
+    cache.putQueue(q.withAllocated(allocated));
+    String patch = json(Map.of("status", Map.of("allocated", written)));
+    GenericKubernetesResource target =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion(VOLCANO_API)
+            .withKind("Queue")
+            .withNewMetadata()
+            .withName(name)
+            .endMetadata()
+            .build();
+    statusWrite(
+        "queue:" + name,
+        () ->
+            client
+                .genericKubernetesResources(VolcanoConverter.QUEUES)
+                .resource(target)
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), patch),
+        () -> informers.resyncQueue(name));
+  }
+
+  private void statusWrite(String key, WriteQueue.Call call, Runnable revert) {
+    writes
+        .submit(
+            key,
+            () -> {
+              if (!gate.getAsBoolean()) {
+                throw new NotLeader();
+              }
+              call.run();
+            })
+        .whenComplete(
+            (v, t) -> {
+              if (t == null) {
+                counters.statusWrites.increment();
+                return;
+              }
+              revert.run();
+              if (!(cause(t) instanceof NotLeader)) {
+                counters.statusWriteFailures.increment();
+                LOG.log(Level.WARNING, () -> "status write " + key + " failed: " + message(t));
+              }
+            });
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  private void event(SessionResult.Event e) {
+    ObjectReference regarding =
+        switch (e.kind()) {
+          case "Pod" -> {
+            Pod p = cache.pod(e.object());
+            yield p == null ? null : ref("v1", "Pod", p.namespace(), p.name(), p.metadata().uid());
+          }
+          case "PodGroup" -> {
+            PodGroup pg = cache.podGroup(e.object());
+            yield pg == null
+                ? null
+                : ref(
+                    VOLCANO_API,
+                    "PodGroup",
+                    pg.metadata().namespace(),
+                    pg.metadata().name(),
+                    pg.metadata().uid());
+          }
+          case "Queue" -> {
+            Queue q = cache.queue(e.object());
+            yield q == null ? null : ref(VOLCANO_API, "Queue", null, q.name(), q.metadata().uid());
+          }
+          default -> null;
+        };
+    if (regarding == null) {
+      // An implicit pod group, the implicit default queue, or an object deleted meanwhile.
+      counters.eventsDropped.increment();
+      return;
+    }
+    events.record(regarding, e.type(), e.reason(), action(e.reason()), e.message());
+  }
+
+  private void podEvent(Pod p, String type, String reason, String action, String note) {
+    if (!gate.getAsBoolean()) {
+      return;
+    }
+    events.record(
+        ref("v1", "Pod", p.namespace(), p.name(), p.metadata().uid()), type, reason, action, note);
+  }
+
+  /** {@code events.k8s.io/v1} requires an action: what the scheduler was doing. */
+  private static String action(String reason) {
+    return switch (reason) {
+      case "Scheduled" -> "Binding";
+      case "Evict" -> "Evicting";
+      default -> "Scheduling";
+    };
+  }
+
+  private static ObjectReference ref(
+      String apiVersion, String kind, String namespace, String name, String uid) {
+    return new ObjectReferenceBuilder()
+        .withApiVersion(apiVersion)
+        .withKind(kind)
+        .withNamespace(namespace == null || namespace.isEmpty() ? null : namespace)
+        .withName(name)
+        .withUid(uid)
+        .build();
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  /** The condition replacing the one of its type; its time is the old one's if status held. */
+  private static List<PodCondition> withCondition(
+      List<PodCondition> conditions, PodCondition c, Instant now) {
+    PodCondition timed = c.lastTransitionTime() == null ? since(conditions, c, now) : c;
+    List<PodCondition> out = new ArrayList<>();
+    boolean replaced = false;
+    for (PodCondition old : conditions) {
+      if (old.type().equals(c.type())) {
+        out.add(timed);
+        replaced = true;
+      } else {
+        out.add(old);
+      }
+    }
+    if (!replaced) {
+      out.add(timed);
+    }
+    return out;
+  }
+
+  private static PodCondition since(List<PodCondition> old, PodCondition c, Instant now) {
+    Instant t = now;
+    for (PodCondition o : old) {
+      if (o.type().equals(c.type())
+          && Objects.equals(o.status(), c.status())
+          && o.lastTransitionTime() != null) {
+        t = o.lastTransitionTime();
+      }
+    }
+    return new PodCondition(c.type(), c.status(), c.reason(), c.message(), t);
+  }
+
+  private static Map<String, Object> condition(PodCondition c) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("type", c.type());
+    m.put("status", c.status());
+    if (c.reason() != null) {
+      m.put("reason", c.reason());
+    }
+    if (c.message() != null) {
+      m.put("message", c.message());
+    }
+    if (c.lastTransitionTime() != null) {
+      m.put(
+          "lastTransitionTime",
+          DateTimeFormatter.ISO_INSTANT.format(
+              c.lastTransitionTime().truncatedTo(ChronoUnit.SECONDS)));
+    }
+    return m;
+  }
+
+  private String json(Object o) {
+    return client.getKubernetesSerialization().asJson(o);
+  }
+
+  private static Throwable cause(Throwable t) {
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+
+  private static String message(Throwable t) {
+    Throwable c = cause(t);
+    if (c instanceof KubernetesClientException k && k.getStatus() != null) {
+      return k.getStatus().getMessage() + " (HTTP " + k.getCode() + ")";
+    }
+    return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+  }
+
+  /** A write not sent because this replica is no longer the leader. */
+  private static final class NotLeader extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotLeader() {
+      super("not the leader", null, false, false);
+    }
+  }
+}

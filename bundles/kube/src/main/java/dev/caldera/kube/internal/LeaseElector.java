@@ -1,0 +1,265 @@
+package dev.caldera.kube.internal;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderCallbacks;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
+import io.fabric8.kubernetes.client.extended.leaderelection.LeaderElectionConfigBuilder;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaderElectionRecord;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.fabric8.kubernetes.client.extended.leaderelection.resourcelock.Lock;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Leader election on a {@code coordination.k8s.io/v1} Lease with fabric8's {@code LeaderElector}.
+ *
+ * <p>fabric8 stops leading when a renewal has not succeeded for the renew deadline, but only when
+ * its loop gets to run; {@link #isLeader()} does not rely on that: it also turns false once the
+ * last successful renewal is older than the renew deadline, measured from before the renewal read
+ * the lease. With a renew deadline shorter than the lease duration, a replica therefore stops
+ * scheduling before any other replica may take the lease. After losing the lease the elector starts
+ * again as a candidate, until {@link #close()}.
+ */
+public final class LeaseElector implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(LeaseElector.class.getName());
+
+  /** What the run loop hears about leadership. */
+  public interface Callbacks {
+    void startedLeading();
+
+    void stoppedLeading();
+
+    void newLeader(String identity);
+  }
+
+  private final KubernetesClient client;
+  private final String namespace;
+  private final String name;
+  private final String identity;
+  private final Duration leaseDuration;
+  private final Duration renewDeadline;
+  private final Duration retryPeriod;
+  private final Callbacks callbacks;
+  private final LongSupplier nanoClock;
+  private final Object lock = new Object();
+  private volatile boolean leading;
+  private volatile long lastRenewNanos;
+  private volatile String leader;
+  private CompletableFuture<?> running;
+  private boolean closed;
+
+  public LeaseElector(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      String identity,
+      Duration leaseDuration,
+      Duration renewDeadline,
+      Duration retryPeriod,
+      Callbacks callbacks) {
+    this(
+        client,
+        namespace,
+        name,
+        identity,
+        leaseDuration,
+        renewDeadline,
+        retryPeriod,
+        callbacks,
+        System::nanoTime);
+  }
+
+  LeaseElector(
+      KubernetesClient client,
+      String namespace,
+      String name,
+      String identity,
+      Duration leaseDuration,
+      Duration renewDeadline,
+      Duration retryPeriod,
+      Callbacks callbacks,
+      LongSupplier nanoClock) {
+    if (renewDeadline.compareTo(leaseDuration) >= 0) {
+      throw new IllegalArgumentException(
+          "the renew deadline ("
+              + renewDeadline
+              + ") must be shorter than the lease duration ("
+              + leaseDuration
+              + ")");
+    }
+    if (retryPeriod.compareTo(renewDeadline) >= 0) {
+      throw new IllegalArgumentException(
+          "the retry period ("
+              + retryPeriod
+              + ") must be shorter than the renew deadline ("
+              + renewDeadline
+              + ")");
+    }
+    this.client = client;
+    this.namespace = Objects.requireNonNull(namespace, "namespace");
+    this.name = Objects.requireNonNull(name, "name");
+    this.identity = Objects.requireNonNull(identity, "identity");
+    this.leaseDuration = leaseDuration;
+    this.renewDeadline = renewDeadline;
+    this.retryPeriod = retryPeriod;
+    this.callbacks = callbacks;
+    this.nanoClock = nanoClock;
+  }
+
+  /** Starts campaigning; returns at once. */
+  public void start() {
+    synchronized (lock) {
+      if (closed || running != null) {
+        return;
+      }
+      campaign();
+    }
+  }
+
+  /** Whether this replica holds the lease and renewed it within the renew deadline. */
+  public boolean isLeader() {
+    return leading && nanoClock.getAsLong() - lastRenewNanos < renewDeadline.toNanos();
+  }
+
+  /** The identity of the leader last observed, or null. */
+  public String leader() {
+    return leader;
+  }
+
+  public String identity() {
+    return identity;
+  }
+
+  /** Stops campaigning and releases the lease if held, so another replica takes over at once. */
+  @Override
+  public void close() {
+    CompletableFuture<?> r;
+    synchronized (lock) {
+      closed = true;
+      r = running;
+      running = null;
+    }
+    leading = false;
+    if (r != null) {
+      r.cancel(true);
+    }
+  }
+
+  private void campaign() {
+    LeaderElectionConfig config =
+        new LeaderElectionConfigBuilder()
+            .withName(name)
+            .withLock(new RenewTrackingLock(new LeaseLock(namespace, name, identity)))
+            .withLeaseDuration(leaseDuration)
+            .withRenewDeadline(renewDeadline)
+            .withRetryPeriod(retryPeriod)
+            .withReleaseOnCancel()
+            .withLeaderCallbacks(
+                new LeaderCallbacks(this::onStart, this::onStop, this::onNewLeader))
+            .build();
+    CompletableFuture<?> f = client.leaderElector().withConfig(config).build().start();
+    running = f;
+    f.whenComplete(
+        (v, t) -> {
+          leading = false;
+          synchronized (lock) {
+            if (closed || running != f) {
+              return;
+            }
+            running = null;
+          }
+          // Lost the lease (or could not renew it): stand again after a retry period.
+          CompletableFuture.delayedExecutor(retryPeriod.toMillis(), TimeUnit.MILLISECONDS)
+              .execute(
+                  () -> {
+                    synchronized (lock) {
+                      if (!closed && running == null) {
+                        campaign();
+                      }
+                    }
+                  });
+        });
+  }
+
+  private void onStart() {
+    leading = true;
+    LOG.log(
+        Level.INFO, () -> identity + " is now the leader (lease " + namespace + "/" + name + ")");
+    safely(callbacks::startedLeading);
+  }
+
+  private void onStop() {
+    boolean was = leading;
+    leading = false;
+    if (was) {
+      LOG.log(Level.INFO, () -> identity + " stopped leading");
+    }
+    safely(callbacks::stoppedLeading);
+  }
+
+  private void onNewLeader(String id) {
+    leader = id;
+    safely(() -> callbacks.newLeader(id));
+  }
+
+  private static void safely(Runnable r) {
+    try {
+      r.run();
+    } catch (RuntimeException e) {
+      LOG.log(Level.ERROR, "leader election callback failed", e);
+    }
+  }
+
+  /**
+   * Remembers when a successful renewal started: just before the lease was read, right after
+   * fabric8 took the renew time it writes into the lease. The local deadline therefore trails the
+   * lease's renew time only by that gap, far less than the lease duration minus the deadline.
+   */
+  private final class RenewTrackingLock implements Lock {
+    private final Lock delegate;
+    private long readAt;
+
+    RenewTrackingLock(Lock delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public LeaderElectionRecord get(KubernetesClient c) {
+      readAt = nanoClock.getAsLong();
+      return delegate.get(c);
+    }
+
+    @Override
+    public void create(KubernetesClient c, LeaderElectionRecord r) {
+      delegate.create(c, r);
+      renewed(r);
+    }
+
+    @Override
+    public void update(KubernetesClient c, LeaderElectionRecord r) {
+      delegate.update(c, r);
+      renewed(r);
+    }
+
+    private void renewed(LeaderElectionRecord r) {
+      if (identity.equals(r.getHolderIdentity())) {
+        lastRenewNanos = readAt;
+      }
+    }
+
+    @Override
+    public String identity() {
+      return delegate.identity();
+    }
+
+    @Override
+    public String describe() {
+      return delegate.describe();
+    }
+  }
+}

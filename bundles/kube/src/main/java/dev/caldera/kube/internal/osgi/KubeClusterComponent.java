@@ -1,0 +1,214 @@
+package dev.caldera.kube.internal.osgi;
+
+import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.ClusterSource;
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.SessionResult;
+import dev.caldera.kube.KubeCluster;
+import dev.caldera.kube.KubeCounters;
+import dev.caldera.kube.KubeOptions;
+import dev.caldera.kube.LeaderElection;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
+import org.osgi.service.component.annotations.Deactivate;
+
+/**
+ * A real cluster as the scheduling loop's source and writer, once configured (PID {@value #PID}).
+ *
+ * <p>Only a replica that may schedule sees the cluster: until the informers have synced, and with
+ * {@code leader.elect} while another replica holds the lease, {@link #snapshot()} is empty (the
+ * loop runs idle sessions, so its health endpoints answer on every replica) and {@link #apply}
+ * writes nothing. The {@link KubeCounters} service is for the admin bundle's metrics.
+ */
+@Component(
+    configurationPid = KubeClusterComponent.PID,
+    configurationPolicy = ConfigurationPolicy.REQUIRE,
+    immediate = true, // start syncing when configured, not when the loop first asks
+    service = {ClusterSource.class, ClusterWriter.class})
+public final class KubeClusterComponent implements ClusterSource, ClusterWriter {
+
+  /** The configuration PID. */
+  public static final String PID = "dev.caldera.cluster.kube";
+
+  /** The configuration; property names are the method names with dots for underscores. */
+  @interface Config {
+    /** The kubeconfig file; empty for the in-cluster service account (or the usual places). */
+    String kubeconfig() default "";
+
+    /** The kubeconfig context; empty for its current one. */
+    String context() default "";
+
+    /** Pods of these scheduler names are scheduled. */
+    String[] scheduler_names() default {KubeOptions.DEFAULT_SCHEDULER_NAME};
+
+    /** Schedule only while holding the lease. */
+    boolean leader_elect() default false;
+
+    /** The lease's namespace; empty for the connection's (the pod's own in a cluster). */
+    String lease_namespace() default "";
+
+    String lease_name() default "caldera-scheduler";
+
+    long lease_duration_ms() default 15_000;
+
+    long renew_deadline_ms() default 10_000;
+
+    long retry_period_ms() default 2_000;
+
+    int write_concurrency() default 16;
+
+    long metrics_interval_ms() default 30_000;
+
+    /** This replica's identity; empty for {@code $POD_NAME} (or the host name) and a suffix. */
+    String identity() default "";
+  }
+
+  private final ExecutorService starter =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "caldera-kube-start");
+            t.setDaemon(true);
+            return t;
+          });
+  private volatile KubeCluster cluster;
+  private ServiceRegistration<KubeCounters> counters;
+  private volatile boolean leaderElect;
+  private volatile LeaderElection election;
+  private volatile boolean closed;
+
+  @Activate
+  void activate(BundleContext context, Config config) throws IOException {
+    this.leaderElect = config.leader_elect();
+    KubeOptions.Builder options =
+        KubeOptions.builder()
+            .kubeconfig(config.kubeconfig().isBlank() ? null : Path.of(config.kubeconfig()))
+            .context(config.context().isBlank() ? null : config.context())
+            .writeConcurrency(config.write_concurrency())
+            .metricsInterval(Duration.ofMillis(Math.max(0, config.metrics_interval_ms())));
+    for (String name : config.scheduler_names()) {
+      options.schedulerName(name);
+    }
+    if (!config.identity().isBlank()) {
+      options.identity(config.identity());
+    }
+    try {
+      cluster = KubeCluster.connect(options.build());
+    } catch (IOException | RuntimeException e) {
+      System.err.println("error: kubernetes cluster: " + e.getMessage());
+      throw e;
+    }
+    counters = context.registerService(KubeCounters.class, cluster.counters(), null);
+    System.out.println(
+        "cluster: kubernetes"
+            + (config.kubeconfig().isBlank() ? " (in-cluster)" : ", " + config.kubeconfig())
+            + ", scheduler names "
+            + String.join(", ", cluster.options().schedulerNames())
+            + (config.leader_elect() ? ", leader election" : "")
+            + "; waiting for the informers to sync");
+    starter.execute(() -> start(config));
+  }
+
+  private void start(Config config) {
+    try {
+      while (!closed && !cluster.awaitSync(Duration.ofSeconds(10))) {
+        System.out.println(
+            "cluster: waiting for the informers of " + String.join(", ", cluster.unsynced()));
+      }
+    } catch (InterruptedException e) {
+      return;
+    }
+    if (closed) {
+      return;
+    }
+    if (!config.leader_elect()) {
+      System.out.println("cluster: synced; scheduling");
+      return;
+    }
+    LeaderElection.Options lease =
+        new LeaderElection.Options(
+            config.lease_namespace().isBlank() ? cluster.namespace() : config.lease_namespace(),
+            config.lease_name(),
+            Duration.ofMillis(config.lease_duration_ms()),
+            Duration.ofMillis(config.renew_deadline_ms()),
+            Duration.ofMillis(config.retry_period_ms()));
+    String me = cluster.options().identity();
+    System.out.println(
+        "cluster: synced; "
+            + me
+            + " campaigns for the lease "
+            + lease.namespace()
+            + "/"
+            + lease.leaseName());
+    election =
+        cluster.leaderElection(
+            lease,
+            new LeaderElection.Listener() {
+              @Override
+              public void startedLeading() {
+                System.out.println("cluster: " + me + " is the leader; scheduling");
+              }
+
+              @Override
+              public void stoppedLeading() {
+                System.out.println("cluster: " + me + " is not the leader; sessions are idle");
+              }
+            });
+  }
+
+  /** Whether this replica schedules now: synced and, with leader election, the leader. */
+  private boolean active() {
+    if (closed || !cluster.isSynced()) {
+      return false;
+    }
+    LeaderElection e = election;
+    return !leaderElect || (e != null && e.isLeader());
+  }
+
+  @Override
+  public ClusterSnapshot snapshot() {
+    if (!active()) {
+      return new ClusterSnapshot(List.of(), List.of(), List.of(), List.of(), null, Instant.now());
+    }
+    return cluster.snapshot();
+  }
+
+  @Override
+  public void apply(SessionResult result) {
+    if (active()) {
+      cluster.apply(result);
+    }
+  }
+
+  @Deactivate
+  void deactivate() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    starter.shutdownNow();
+    try {
+      starter.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    LeaderElection e = election;
+    if (e != null) {
+      e.close();
+    }
+    if (counters != null) {
+      counters.unregister();
+    }
+    cluster.close();
+  }
+}

@@ -1,0 +1,159 @@
+package dev.caldera.kube;
+
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * The mock server's CRUD-plus-expectations dispatcher with faults on top: answer chosen requests
+ * with an error status, and drop the open watches (closing their web sockets from the server side),
+ * as an API server behind a flaky load balancer does.
+ */
+final class FaultyDispatcher extends Dispatcher {
+
+  private record Fault(Predicate<RecordedRequest> matches, int code, AtomicInteger left) {}
+
+  private final KubernetesMixedDispatcher delegate;
+  private final List<Fault> faults = new CopyOnWriteArrayList<>();
+  private final Set<WebSocket> sockets = ConcurrentHashMap.newKeySet();
+  private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+  FaultyDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
+    this.delegate = new KubernetesMixedDispatcher(responses);
+  }
+
+  /**
+   * Answers the next {@code times} requests with {@code method} whose path (without the query) ends
+   * with {@code pathSuffix} with {@code code}; {@code times < 0} means until {@link
+   * #clearFaults()}.
+   */
+  void fail(String method, String pathSuffix, int code, int times) {
+    faults.add(
+        new Fault(
+            r -> r.getMethod().equals(method) && path(r).endsWith(pathSuffix),
+            code,
+            new AtomicInteger(times)));
+  }
+
+  /** Answers every request whose path (without the query) contains {@code part} with 500. */
+  void failAll(String part) {
+    faults.add(new Fault(r -> path(r).contains(part), 500, new AtomicInteger(-1)));
+  }
+
+  void clearFaults() {
+    faults.clear();
+  }
+
+  /** Closes every watch the server holds open. */
+  int dropWatches() {
+    int n = 0;
+    for (WebSocket s : sockets) {
+      s.close(1011, "dropped by the test");
+      n++;
+    }
+    sockets.clear();
+    return n;
+  }
+
+  /** How many requests with {@code method} had a path (without the query) ending so. */
+  int count(String method, String pathSuffix) {
+    return counts.entrySet().stream()
+        .filter(e -> e.getKey().startsWith(method + " ") && e.getKey().endsWith(pathSuffix))
+        .mapToInt(e -> e.getValue().get())
+        .sum();
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    counts
+        .computeIfAbsent(request.getMethod() + " " + path(request), k -> new AtomicInteger())
+        .incrementAndGet();
+    for (Fault f : faults) {
+      if (f.matches().test(request)) {
+        int left = f.left().get();
+        if (left < 0 || f.left().getAndDecrement() > 0) {
+          return new MockResponse()
+              .setResponseCode(f.code())
+              .setBody(
+                  "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":"
+                      + f.code()
+                      + ",\"message\":\"injected by the test\"}");
+        }
+      }
+    }
+    MockResponse response = delegate.dispatch(request);
+    WebSocketListener listener = response.getWebSocketListener();
+    if (listener == null) {
+      return response;
+    }
+    return new MockResponse().withWebSocketUpgrade(new Tracking(listener));
+  }
+
+  @Override
+  public void shutdown() {
+    delegate.shutdown();
+  }
+
+  private static String path(RecordedRequest r) {
+    String p = r.getPath();
+    int q = p.indexOf('?');
+    return q < 0 ? p : p.substring(0, q);
+  }
+
+  /** Remembers the socket of a watch so that it can be dropped. */
+  private final class Tracking extends WebSocketListener {
+    private final WebSocketListener inner;
+
+    Tracking(WebSocketListener inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public void onBeforeAccept(WebSocket webSocket, Response response) {
+      inner.onBeforeAccept(webSocket, response);
+    }
+
+    @Override
+    public void onOpen(WebSocket webSocket, Response response) {
+      sockets.add(webSocket);
+      inner.onOpen(webSocket, response);
+    }
+
+    @Override
+    public void onMessage(WebSocket webSocket, String text) {
+      inner.onMessage(webSocket, text);
+    }
+
+    @Override
+    public void onClosing(WebSocket webSocket, int code, String reason) {
+      sockets.remove(webSocket);
+      inner.onClosing(webSocket, code, reason);
+    }
+
+    @Override
+    public void onClosed(WebSocket webSocket, int code, String reason) {
+      sockets.remove(webSocket);
+      inner.onClosed(webSocket, code, reason);
+    }
+
+    @Override
+    public void onFailure(WebSocket webSocket, Throwable error, Response response) {
+      sockets.remove(webSocket);
+      inner.onFailure(webSocket, error, response);
+    }
+  }
+}

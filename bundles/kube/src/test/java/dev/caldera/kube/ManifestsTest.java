@@ -1,0 +1,322 @@
+package dev.caldera.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.framework.ServiceLoaderPluginRegistry;
+import dev.caldera.framework.conf.SchedulerConf;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionVersion;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The manifests of {@code runtime/deploy/}. {@code kubectl} is not installed on the build machines,
+ * so instead of {@code kubectl apply --dry-run=client} every document is parsed with fabric8's
+ * serialization (the client's typed model) and must load as the class of its kind; then what the
+ * scheduler relies on is checked: Volcano-compatible CRDs, RBAC that grants exactly the verbs the
+ * code uses, a conf that parses with the plugins available, and the Deployment's wiring.
+ */
+class ManifestsTest {
+
+  /**
+   * Every API call of the kube bundle, as {@code group/resource:verb} ("" is the core group): the
+   * informers list and watch, the writer's calls ({@code KubeWriter}, {@code EventRecorder}), the
+   * metrics poller. Keep in step with the code: the ClusterRole must grant exactly these.
+   */
+  static final Set<String> CLUSTER_ACCESS =
+      Set.of(
+          "/nodes:list",
+          "/nodes:watch",
+          "/namespaces:list",
+          "/namespaces:watch",
+          "/resourcequotas:list",
+          "/resourcequotas:watch",
+          "/pods:list",
+          "/pods:watch",
+          "/pods:get",
+          "/pods:delete",
+          "/pods/binding:create",
+          "/pods/eviction:create",
+          "/pods/status:patch",
+          "scheduling.k8s.io/priorityclasses:list",
+          "scheduling.k8s.io/priorityclasses:watch",
+          "policy/poddisruptionbudgets:list",
+          "policy/poddisruptionbudgets:watch",
+          "scheduling.volcano.sh/queues:list",
+          "scheduling.volcano.sh/queues:watch",
+          "scheduling.volcano.sh/queues/status:patch",
+          "scheduling.volcano.sh/podgroups:list",
+          "scheduling.volcano.sh/podgroups:watch",
+          "scheduling.volcano.sh/podgroups:get",
+          "scheduling.volcano.sh/podgroups:patch",
+          "scheduling.volcano.sh/podgroups/status:patch",
+          "events.k8s.io/events:create",
+          "events.k8s.io/events:patch",
+          "metrics.k8s.io/nodes:list");
+
+  /** fabric8's {@code LeaseLock}: get, create, update of one Lease. */
+  static final Set<String> LEASE_ACCESS =
+      Set.of(
+          "coordination.k8s.io/leases:create",
+          "coordination.k8s.io/leases[caldera-scheduler]:get",
+          "coordination.k8s.io/leases[caldera-scheduler]:update");
+
+  private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static Path deploy;
+  private static final List<HasMetadata> OBJECTS = new ArrayList<>();
+
+  @BeforeAll
+  static void load() throws IOException {
+    deploy = Path.of(System.getProperty("caldera.deploy.dir", "../../runtime/deploy"));
+    List<Path> files;
+    try (Stream<Path> s = Files.list(deploy)) {
+      files = s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+    }
+    assertThat(files).isNotEmpty();
+    for (Path f : files) {
+      for (String doc : Files.readString(f).split("(?m)^---\\s*$")) {
+        if (doc.lines().allMatch(l -> l.isBlank() || l.trim().startsWith("#"))) {
+          continue;
+        }
+        HasMetadata o = SERIALIZATION.unmarshal(doc);
+        OBJECTS.add(o);
+      }
+    }
+  }
+
+  @Test
+  void everyDocument_loadsAsItsKind() {
+    assertThat(OBJECTS).hasSizeGreaterThanOrEqualTo(13);
+    for (HasMetadata o : OBJECTS) {
+      if (o.getKind().equals("Queue")) {
+        assertThat(o).isInstanceOf(GenericKubernetesResource.class);
+        assertThat(o.getApiVersion()).isEqualTo("scheduling.volcano.sh/v1beta1");
+      } else {
+        assertThat(o.getClass().getSimpleName()).as(o.getKind()).isEqualTo(o.getKind());
+      }
+      assertThat(o.getMetadata().getName()).isNotBlank();
+    }
+    assertThat(OBJECTS)
+        .extracting(HasMetadata::getKind)
+        .contains(
+            "CustomResourceDefinition",
+            "Namespace",
+            "ServiceAccount",
+            "ClusterRole",
+            "ClusterRoleBinding",
+            "Role",
+            "RoleBinding",
+            "ConfigMap",
+            "Deployment",
+            "Service");
+  }
+
+  @Test
+  void crds_matchVolcanos_andKeepUnknownFields() {
+    CustomResourceDefinition queues = crd("queues.scheduling.volcano.sh");
+    assertThat(queues.getSpec().getGroup()).isEqualTo("scheduling.volcano.sh");
+    assertThat(queues.getSpec().getScope()).isEqualTo("Cluster");
+    assertThat(queues.getSpec().getNames().getKind()).isEqualTo("Queue");
+    assertThat(queues.getSpec().getNames().getShortNames()).containsExactly("q", "queue-v1beta1");
+    CustomResourceDefinition podGroups = crd("podgroups.scheduling.volcano.sh");
+    assertThat(podGroups.getSpec().getScope()).isEqualTo("Namespaced");
+    assertThat(podGroups.getSpec().getNames().getKind()).isEqualTo("PodGroup");
+    assertThat(podGroups.getSpec().getNames().getShortNames())
+        .containsExactly("pg", "podgroup-v1beta1");
+    for (CustomResourceDefinition crd : List.of(queues, podGroups)) {
+      CustomResourceDefinitionVersion v = crd.getSpec().getVersions().get(0);
+      assertThat(v.getName()).isEqualTo("v1beta1");
+      assertThat(v.getServed()).isTrue();
+      assertThat(v.getStorage()).isTrue();
+      assertThat(v.getSubresources().getStatus()).isNotNull();
+      var props = v.getSchema().getOpenAPIV3Schema().getProperties();
+      assertThat(props.get("spec").getXKubernetesPreserveUnknownFields()).isTrue();
+      assertThat(props.get("status").getXKubernetesPreserveUnknownFields()).isTrue();
+    }
+    var queueSpec =
+        queues
+            .getSpec()
+            .getVersions()
+            .get(0)
+            .getSchema()
+            .getOpenAPIV3Schema()
+            .getProperties()
+            .get("spec")
+            .getProperties();
+    assertThat(queueSpec)
+        .containsKeys(
+            "weight",
+            "capability",
+            "deserved",
+            "guarantee",
+            "reclaimable",
+            "parent",
+            "priority",
+            "affinity");
+    var groupSpec =
+        podGroups
+            .getSpec()
+            .getVersions()
+            .get(0)
+            .getSchema()
+            .getOpenAPIV3Schema()
+            .getProperties()
+            .get("spec")
+            .getProperties();
+    assertThat(groupSpec)
+        .containsKeys("minMember", "minTaskMember", "minResources", "priorityClassName", "queue");
+  }
+
+  @Test
+  void rbac_grantsExactlyTheVerbsTheCodeUses() {
+    ClusterRole role = one(ClusterRole.class);
+    assertThat(access(role.getRules())).isEqualTo(new TreeSet<>(CLUSTER_ACCESS));
+    Role lease = one(Role.class);
+    assertThat(lease.getMetadata().getNamespace()).isEqualTo("caldera-system");
+    assertThat(access(lease.getRules())).isEqualTo(new TreeSet<>(LEASE_ACCESS));
+
+    ServiceAccount sa = one(ServiceAccount.class);
+    ClusterRoleBinding crb = one(ClusterRoleBinding.class);
+    assertThat(crb.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+    assertThat(crb.getSubjects())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.getName()).isEqualTo(sa.getMetadata().getName());
+              assertThat(s.getNamespace()).isEqualTo(sa.getMetadata().getNamespace());
+            });
+    RoleBinding rb = one(RoleBinding.class);
+    assertThat(rb.getRoleRef().getName()).isEqualTo(lease.getMetadata().getName());
+    assertThat(rb.getSubjects().get(0).getName()).isEqualTo(sa.getMetadata().getName());
+  }
+
+  @Test
+  void configMap_holdsAConfThatParses_withPluginsThatExist_andTheShippedPolicy() throws Exception {
+    ConfigMap cm = one(ConfigMap.class);
+    SchedulerConf conf = SchedulerConf.parse(cm.getData().get("scheduler.conf"), "ConfigMap");
+    assertThat(conf.actions()).containsExactly("enqueue", "allocate", "backfill");
+    assertThat(conf.missing(new ServiceLoaderPluginRegistry())).isEmpty();
+    Path shipped = deploy.resolve("../../policies/tidal.policy");
+    assertThat(cm.getData().get("tidal.policy")).isEqualTo(Files.readString(shipped));
+  }
+
+  @Test
+  void deployment_runsTwoReplicasWithLeaderElection_probesTheAdminEndpoints() {
+    Deployment d = one(Deployment.class);
+    ServiceAccount sa = one(ServiceAccount.class);
+    ConfigMap cm = one(ConfigMap.class);
+    assertThat(d.getSpec().getReplicas()).isEqualTo(2);
+    var pod = d.getSpec().getTemplate().getSpec();
+    assertThat(pod.getServiceAccountName()).isEqualTo(sa.getMetadata().getName());
+    assertThat(d.getMetadata().getNamespace()).isEqualTo(sa.getMetadata().getNamespace());
+    Container c = pod.getContainers().get(0);
+    assertThat(c.getArgs())
+        .contains("run", "--in-cluster", "--leader-elect", "--admin-address=0.0.0.0:8080");
+    assertThat(c.getPorts())
+        .singleElement()
+        .satisfies(
+            p -> {
+              assertThat(p.getContainerPort()).isEqualTo(8080);
+              assertThat(p.getName()).isEqualTo("http");
+            });
+    assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(c.getLivenessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
+    assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(c.getEnv()).extracting(EnvVar::getName).contains("POD_NAME", "POD_NAMESPACE");
+    assertThat(
+            c.getEnv().stream()
+                .filter(e -> e.getName().equals("POD_NAME"))
+                .findFirst()
+                .orElseThrow()
+                .getValueFrom()
+                .getFieldRef()
+                .getFieldPath())
+        .isEqualTo("metadata.name");
+    assertThat(pod.getVolumes())
+        .anySatisfy(
+            v -> assertThat(v.getConfigMap().getName()).isEqualTo(cm.getMetadata().getName()));
+    assertThat(d.getSpec().getSelector().getMatchLabels().entrySet())
+        .isSubsetOf(d.getSpec().getTemplate().getMetadata().getLabels().entrySet());
+
+    Service svc = one(Service.class);
+    assertThat(svc.getSpec().getSelector().entrySet())
+        .isSubsetOf(d.getSpec().getTemplate().getMetadata().getLabels().entrySet());
+    assertThat(svc.getSpec().getPorts().get(0).getPort()).isEqualTo(8080);
+    assertThat(one(Namespace.class).getMetadata().getName())
+        .isEqualTo(d.getMetadata().getNamespace());
+  }
+
+  @Test
+  void queues_defaultAndRoot() {
+    assertThat(OBJECTS.stream().filter(o -> o.getKind().equals("Queue")))
+        .extracting(o -> o.getMetadata().getName())
+        .containsExactly("default", "root");
+  }
+
+  @Test
+  void dockerfile_packsTheDistributionOnAJava17Runtime() throws IOException {
+    String dockerfile = Files.readString(deploy.resolve("Dockerfile"));
+    assertThat(dockerfile).containsPattern("(?m)^FROM \\S+:17-jre");
+    assertThat(dockerfile)
+        .contains("COPY --chown=10001:10001 runtime/target/caldera/ /opt/caldera/");
+    assertThat(dockerfile).contains("ENTRYPOINT [\"/opt/caldera/bin/caldera\"]");
+  }
+
+  private static CustomResourceDefinition crd(String name) {
+    return OBJECTS.stream()
+        .filter(o -> o instanceof CustomResourceDefinition)
+        .map(CustomResourceDefinition.class::cast)
+        .filter(c -> c.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static <T> T one(Class<T> type) {
+    List<T> found = OBJECTS.stream().filter(type::isInstance).map(type::cast).toList();
+    assertThat(found).as(type.getSimpleName()).hasSize(1);
+    return found.get(0);
+  }
+
+  private static Set<String> access(List<PolicyRule> rules) {
+    Set<String> out = new TreeSet<>();
+    for (PolicyRule r : rules) {
+      for (String g : r.getApiGroups()) {
+        for (String res : r.getResources()) {
+          for (String verb : r.getVerbs()) {
+            if (r.getResourceNames().isEmpty()) {
+              out.add(g + "/" + res + ":" + verb);
+            } else {
+              for (String n : r.getResourceNames()) {
+                out.add(g + "/" + res + "[" + n + "]:" + verb);
+              }
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,372 @@
+package dev.caldera.kube;
+
+import static dev.caldera.kube.MockApi.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.framework.Scheduler;
+import dev.caldera.framework.ServiceLoaderPluginRegistry;
+import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.conf.SchedulerConf;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+
+/**
+ * The end-to-end flows against a real API server, opt-in: runs only when {@code
+ * CALDERA_TEST_KUBECONFIG} names a kubeconfig, and is reported as skipped otherwise. A bare API
+ * server (no kubelet, no controllers) is enough.
+ *
+ * <p>Installs the CRDs of {@code runtime/deploy/} if they are missing, creates a namespace (with
+ * its {@code default} service account, without which pods are refused), two nodes (tolerating the
+ * {@code node.kubernetes.io/not-ready} taint new nodes get), a queue, a pod group and pods of a
+ * scheduler name of its own (so a Volcano in the cluster leaves them alone); runs the scheduler;
+ * checks binds, pod group and queue status, events and an eviction; and removes everything it
+ * created (bound pods with grace period 0, the only way without a kubelet).
+ */
+@EnabledIfEnvironmentVariable(
+    named = "CALDERA_TEST_KUBECONFIG",
+    matches = ".+",
+    disabledReason = "set CALDERA_TEST_KUBECONFIG to a kubeconfig to run against a real cluster")
+class RealClusterTest {
+
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 6);
+  private static final String NS = "caldera-e2e-" + RUN;
+  private static final String SCHEDULER = "caldera-e2e";
+  private static final String QUEUE = "caldera-e2e-" + RUN;
+  private static final List<String> NODES =
+      List.of("caldera-e2e-" + RUN + "-a", "caldera-e2e-" + RUN + "-b");
+
+  private static KubernetesClient kubectl;
+  private static Path kubeconfig;
+  private static final List<String> crdsInstalled = new ArrayList<>();
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    kubeconfig = Path.of(System.getenv("CALDERA_TEST_KUBECONFIG"));
+    kubectl =
+        new KubernetesClientBuilder()
+            .withConfig(Config.fromKubeconfig(kubeconfig.toFile()))
+            .withHttpClientFactory(new JdkHttpClientFactory())
+            .build();
+    installCrds();
+    kubectl
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .create();
+    if (kubectl.serviceAccounts().inNamespace(NS).withName("default").get() == null) {
+      kubectl
+          .serviceAccounts()
+          .inNamespace(NS)
+          .resource(
+              new ServiceAccountBuilder()
+                  .withNewMetadata()
+                  .withName("default")
+                  .withNamespace(NS)
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+    for (String n : NODES) {
+      Map<String, Quantity> r =
+          Map.of(
+              "cpu", new Quantity("4"), "memory", new Quantity("8Gi"), "pods", new Quantity("110"));
+      kubectl
+          .nodes()
+          .resource(
+              new NodeBuilder()
+                  .withNewMetadata()
+                  .withName(n)
+                  .addToLabels("caldera-e2e", RUN)
+                  .endMetadata()
+                  .withNewStatus()
+                  .withCapacity(r)
+                  .withAllocatable(r)
+                  .endStatus()
+                  .build())
+          .create();
+    }
+    kubectl
+        .genericKubernetesResources(MockApi.QUEUES)
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName(QUEUE)
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true))
+                .build())
+        .create();
+  }
+
+  private static void installCrds() throws Exception {
+    Path file =
+        Path.of(System.getProperty("caldera.deploy.dir", "../../runtime/deploy"))
+            .resolve("00-crds.yaml");
+    KubernetesSerialization serialization = new KubernetesSerialization();
+    for (String doc : Files.readString(file).split("(?m)^---\\s*$")) {
+      if (doc.lines().allMatch(l -> l.isBlank() || l.trim().startsWith("#"))) {
+        continue;
+      }
+      CustomResourceDefinition crd = serialization.unmarshal(doc);
+      String name = crd.getMetadata().getName();
+      if (kubectl.apiextensions().v1().customResourceDefinitions().withName(name).get() == null) {
+        kubectl.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+        crdsInstalled.add(name);
+      }
+      kubectl
+          .apiextensions()
+          .v1()
+          .customResourceDefinitions()
+          .withName(name)
+          .waitUntilCondition(
+              c ->
+                  c != null
+                      && c.getStatus() != null
+                      && c.getStatus().getConditions().stream()
+                          .anyMatch(
+                              x ->
+                                  "Established".equals(x.getType())
+                                      && "True".equals(x.getStatus())),
+              60,
+              TimeUnit.SECONDS);
+    }
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (kubectl == null) {
+      return;
+    }
+    kubectl.pods().inNamespace(NS).withGracePeriod(0).delete();
+    kubectl.genericKubernetesResources(MockApi.POD_GROUPS).inNamespace(NS).delete();
+    kubectl.namespaces().withName(NS).delete();
+    kubectl.genericKubernetesResources(MockApi.QUEUES).withName(QUEUE).delete();
+    NODES.forEach(n -> kubectl.nodes().withName(n).delete());
+    crdsInstalled.forEach(
+        n -> kubectl.apiextensions().v1().customResourceDefinitions().withName(n).delete());
+    kubectl.close();
+  }
+
+  private static Pod createPod(String name, String group) {
+    return kubectl
+        .pods()
+        .inNamespace(NS)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .addToAnnotations("scheduling.k8s.io/group-name", group)
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName(SCHEDULER)
+                .addNewToleration()
+                .withKey("node.kubernetes.io/not-ready")
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
+                // Only the test's own nodes: the cluster may have others.
+                .withNodeSelector(Map.of("caldera-e2e", RUN))
+                .addNewContainer()
+                .withName("main")
+                .withImage("registry.k8s.io/pause:3.10")
+                .withNewResources()
+                .addToRequests("cpu", new Quantity("1"))
+                .addToRequests("memory", new Quantity("1Gi"))
+                .endResources()
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
+  }
+
+  private static void createPodGroup(String name, int minMember) {
+    kubectl
+        .genericKubernetesResources(MockApi.POD_GROUPS)
+        .inNamespace(NS)
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("PodGroup")
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(NS)
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("queue", QUEUE, "minMember", minMember))
+                .build())
+        .create();
+  }
+
+  private static String nodeOf(String pod) {
+    Pod p = kubectl.pods().inNamespace(NS).withName(pod).get();
+    return p == null ? null : p.getSpec().getNodeName();
+  }
+
+  @Test
+  void podsAreBound_statusAndEventsWritten_andAnEvictionReachesTheServer() throws Exception {
+    createPodGroup("gang", 2);
+    createPod("gang-0", "gang");
+    createPod("gang-1", "gang");
+    SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default");
+    KubeOptions options =
+        KubeOptions.builder()
+            .kubeconfig(kubeconfig)
+            .schedulerName(SCHEDULER)
+            .identity("e2e-" + RUN)
+            .metricsInterval(Duration.ZERO)
+            .build();
+    try (KubeCluster cluster = KubeCluster.connect(options)) {
+      KubeRunner runner =
+          new KubeRunner(
+              cluster,
+              new Scheduler(new ServiceLoaderPluginRegistry()),
+              () -> conf,
+              Duration.ofMillis(500),
+              () -> true);
+      assertThat(cluster.awaitSync(Duration.ofSeconds(60))).isTrue();
+      runner.start();
+      await(
+          "both pods bound",
+          Duration.ofSeconds(60),
+          () -> nodeOf("gang-0") != null && nodeOf("gang-1") != null);
+      assertThat(NODES).contains(nodeOf("gang-0"), nodeOf("gang-1"));
+      await(
+          "the pod group Running",
+          Duration.ofSeconds(30),
+          () -> {
+            GenericKubernetesResource pg =
+                kubectl
+                    .genericKubernetesResources(MockApi.POD_GROUPS)
+                    .inNamespace(NS)
+                    .withName("gang")
+                    .get();
+            Object status = pg.getAdditionalProperties().get("status");
+            return status instanceof Map<?, ?> m && "Running".equals(m.get("phase"));
+          });
+      await(
+          "the queue's allocated",
+          Duration.ofSeconds(30),
+          () -> {
+            Object status =
+                kubectl
+                    .genericKubernetesResources(MockApi.QUEUES)
+                    .withName(QUEUE)
+                    .get()
+                    .getAdditionalProperties()
+                    .get("status");
+            return status instanceof Map<?, ?> m
+                && m.get("allocated") instanceof Map<?, ?> a
+                && "2".equals(String.valueOf(a.get("cpu")));
+          });
+      await(
+          "Scheduled events",
+          Duration.ofSeconds(30),
+          () -> {
+            List<Event> events = kubectl.events().v1().events().inNamespace(NS).list().getItems();
+            return events.stream()
+                    .filter(e -> "Scheduled".equals(e.getReason()))
+                    .filter(e -> "caldera.dev/scheduler".equals(e.getReportingController()))
+                    .count()
+                >= 2;
+          });
+
+      // No more sessions: the eviction below is the only decision.
+      runner.close();
+      cluster.apply(
+          new SessionResult(
+              "e2e",
+              List.of(),
+              List.of(new SessionResult.Eviction(NS + "/gang-1", "preempt", "")),
+              List.of(),
+              Map.of(),
+              Map.of(),
+              Map.of(),
+              List.of(),
+              null));
+      // Without a kubelet the evicted pod stays terminating: it has a deletion time.
+      await(
+          "gang-1 terminating",
+          Duration.ofSeconds(30),
+          () -> {
+            Pod p = kubectl.pods().inNamespace(NS).withName("gang-1").get();
+            return p == null || p.getMetadata().getDeletionTimestamp() != null;
+          });
+      assertThat(cluster.counters().evictionsSucceeded()).isEqualTo(1);
+      assertThat(cluster.counters().bindsFailed()).isZero();
+    }
+  }
+
+  @Test
+  void twoReplicas_onlyTheLeaderBinds() throws Exception {
+    createPodGroup("solo", 1);
+    createPod("solo-0", "solo");
+    SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default");
+    LeaderElection.Options lease =
+        new LeaderElection.Options(
+            NS, "caldera-e2e", Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
+    List<KubeCluster> clusters = new ArrayList<>();
+    List<AutoCloseable> closing = new ArrayList<>();
+    try {
+      for (String id : List.of("e2e-a-" + RUN, "e2e-b-" + RUN)) {
+        KubeCluster c =
+            KubeCluster.connect(
+                KubeOptions.builder()
+                    .kubeconfig(kubeconfig)
+                    .schedulerName(SCHEDULER)
+                    .identity(id)
+                    .metricsInterval(Duration.ZERO)
+                    .build());
+        LeaderElection e = c.leaderElection(lease);
+        KubeRunner r =
+            new KubeRunner(
+                c,
+                new Scheduler(new ServiceLoaderPluginRegistry()),
+                () -> conf,
+                Duration.ofMillis(500),
+                e::isLeader);
+        assertThat(c.awaitSync(Duration.ofSeconds(60))).isTrue();
+        r.start();
+        clusters.add(c);
+        closing.add(0, c);
+        closing.add(0, e);
+        closing.add(0, r);
+      }
+      await("solo-0 bound", Duration.ofSeconds(60), () -> nodeOf("solo-0") != null);
+      await(
+          "writes done",
+          Duration.ofSeconds(30),
+          () -> clusters.stream().allMatch(c -> c.counters().writesInFlight() == 0));
+      long binders = clusters.stream().filter(c -> c.counters().bindsSucceeded() > 0).count();
+      assertThat(binders).isEqualTo(1);
+    } finally {
+      for (AutoCloseable c : closing) {
+        c.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,308 @@
+package dev.caldera.kube.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.model.PriorityClass;
+import dev.caldera.api.model.Queue;
+import dev.caldera.api.resource.Quantity;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** fabric8 objects → the scheduler's model, and the admission defaults. */
+class ConvertersTest {
+
+  private static io.fabric8.kubernetes.api.model.Quantity q(String s) {
+    return new io.fabric8.kubernetes.api.model.Quantity(s);
+  }
+
+  @Test
+  void pod_requestsItsLimitsWhereNoRequestIsGiven_andKeepsTheSpec() {
+    Pod p =
+        PodConverter.pod(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .withNamespace("ns")
+                .withUid("u1")
+                .withCreationTimestamp("2026-11-21T10:00:00Z")
+                .addNewOwnerReference()
+                .withApiVersion("apps/v1")
+                .withKind("ReplicaSet")
+                .withName("rs")
+                .withUid("rs-uid")
+                .withController(true)
+                .endOwnerReference()
+                .endMetadata()
+                .withNewSpec()
+                .withSchedulerName("volcano")
+                .withPriority(5)
+                .addToNodeSelector("zone", "a")
+                .addNewToleration()
+                .withKey("gpu")
+                .withOperator("Exists")
+                .withEffect("NoSchedule")
+                .endToleration()
+                .addNewContainer()
+                .withName("c")
+                .withNewResources()
+                .addToRequests("cpu", q("500m"))
+                .addToLimits("cpu", q("1"))
+                .addToLimits("memory", q("2Gi"))
+                .endResources()
+                .addNewPort()
+                .withContainerPort(80)
+                .withHostPort(8080)
+                .endPort()
+                .endContainer()
+                .addNewSchedulingGate()
+                .withName("wait")
+                .endSchedulingGate()
+                .withNewAffinity()
+                .withNewNodeAffinity()
+                .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+                .addNewNodeSelectorTerm()
+                .addNewMatchExpression()
+                .withKey("disk")
+                .withOperator("In")
+                .withValues("ssd")
+                .endMatchExpression()
+                .endNodeSelectorTerm()
+                .endRequiredDuringSchedulingIgnoredDuringExecution()
+                .endNodeAffinity()
+                .endAffinity()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Pending")
+                .addNewCondition()
+                .withType("PodScheduled")
+                .withStatus("False")
+                .withReason("Unschedulable")
+                .withLastTransitionTime("2026-11-21T10:00:05Z")
+                .endCondition()
+                .endStatus()
+                .build());
+    assertThat(p.key()).isEqualTo("ns/p");
+    assertThat(p.metadata().uid()).isEqualTo("u1");
+    assertThat(p.metadata().creationTimestamp()).isEqualTo(Instant.parse("2026-11-21T10:00:00Z"));
+    assertThat(p.metadata().ownerReferences().get(0).controller()).isTrue();
+    assertThat(p.containers().get(0).requests())
+        .containsEntry("cpu", Quantity.parse("500m"))
+        .containsEntry("memory", Quantity.parse("2Gi"));
+    assertThat(p.containers().get(0).ports().get(0).hostPort()).isEqualTo(8080);
+    assertThat(p.priority()).isEqualTo(5);
+    assertThat(p.nodeSelector()).containsEntry("zone", "a");
+    assertThat(p.tolerations().get(0).operator()).isEqualTo("Exists");
+    assertThat(p.schedulingGates()).containsExactly("wait");
+    assertThat(p.nodeAffinity().required().get(0).matchExpressions().get(0).values())
+        .containsExactly("ssd");
+    assertThat(p.podAffinity().isEmpty()).isTrue();
+    assertThat(p.conditions().get(0).lastTransitionTime())
+        .isEqualTo(Instant.parse("2026-11-21T10:00:05Z"));
+  }
+
+  @Test
+  void pod_withoutSpecOrStatus_getsTheModelDefaults() {
+    Pod p =
+        PodConverter.pod(new PodBuilder().withNewMetadata().withName("p").endMetadata().build());
+    assertThat(p.schedulerName()).isEqualTo("default-scheduler");
+    assertThat(p.phase()).isEqualTo("Pending");
+    assertThat(p.nodeAffinity().required()).isNull();
+  }
+
+  @Test
+  void queue_readsNumbersWrittenWithoutQuotes_andVolcanosDefaults() {
+    Queue q =
+        VolcanoConverter.queue(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName("q")
+                .endMetadata()
+                .addToAdditionalProperties(
+                    "spec",
+                    Map.of(
+                        "capability", Map.of("cpu", 8, "memory", "16Gi"),
+                        "guarantee", Map.of("resource", Map.of("cpu", "1")),
+                        "parent", "root",
+                        "affinity",
+                            Map.of(
+                                "nodeGroupAffinity",
+                                Map.of(
+                                    "requiredDuringSchedulingIgnoredDuringExecution",
+                                    List.of("g1")))))
+                .addToAdditionalProperties(
+                    "status", Map.of("state", "Closed", "allocated", Map.of("cpu", "2")))
+                .build());
+    assertThat(q.weight()).isEqualTo(1);
+    assertThat(q.capability()).containsEntry("cpu", Quantity.parse("8"));
+    assertThat(q.guarantee()).containsEntry("cpu", Quantity.parse("1"));
+    assertThat(q.deserved()).isNull();
+    assertThat(q.reclaimable()).isNull();
+    assertThat(q.parent()).isEqualTo("root");
+    assertThat(q.nodeGroupAffinity().required()).containsExactly("g1");
+    assertThat(q.state()).isEqualTo("Closed");
+    assertThat(q.allocated()).containsEntry("cpu", Quantity.parse("2"));
+  }
+
+  @Test
+  void podGroup_withoutQueue_isInDefault_andReadsItsStatus() {
+    var r =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion("scheduling.volcano.sh/v1beta1")
+            .withKind("PodGroup")
+            .withNewMetadata()
+            .withName("pg")
+            .withNamespace("ns")
+            .endMetadata()
+            .addToAdditionalProperties(
+                "spec",
+                Map.of(
+                    "minMember",
+                    3,
+                    "minTaskMember",
+                    Map.of("worker", 2),
+                    "minResources",
+                    Map.of("cpu", "3")))
+            .addToAdditionalProperties(
+                "status",
+                Map.of(
+                    "phase",
+                    "Inqueue",
+                    "running",
+                    1,
+                    "conditions",
+                    List.of(Map.of("type", "Unschedulable", "status", "True", "reason", "x"))))
+            .build();
+    PodGroup pg = VolcanoConverter.podGroup(r);
+    assertThat(pg.key()).isEqualTo("ns/pg");
+    assertThat(pg.queue()).isEqualTo("default");
+    assertThat(pg.minMember()).isEqualTo(3);
+    assertThat(pg.minTaskMember()).containsEntry("worker", 2);
+    assertThat(pg.minResources()).containsEntry("cpu", Quantity.parse("3"));
+    assertThat(pg.phase()).isEqualTo("Inqueue");
+    assertThat(pg.conditions())
+        .singleElement()
+        .satisfies(c -> assertThat(c.reason()).isEqualTo("x"));
+    assertThat(VolcanoConverter.counts(r)).containsExactly(1, 0, 0);
+  }
+
+  @Test
+  void implicitGroup_isNamedAfterTheControllingOwner_elseThePod() {
+    Pod owned =
+        PodConverter.pod(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .withNamespace("ns")
+                .withUid("pod-uid")
+                .addNewOwnerReference()
+                .withKind("ReplicaSet")
+                .withName("rs")
+                .withUid("rs-uid")
+                .withController(true)
+                .endOwnerReference()
+                .endMetadata()
+                .build());
+    Pod alone =
+        PodConverter.pod(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("q")
+                .withNamespace("ns")
+                .withUid("q-uid")
+                .endMetadata()
+                .build());
+    assertThat(KubeAdmission.implicitGroupName(owned)).isEqualTo("podgroup-rs-uid");
+    assertThat(KubeAdmission.implicitGroupName(alone)).isEqualTo("podgroup-q-uid");
+    assertThat(KubeAdmission.implicitGroup(alone).metadata().ownerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.kind()).isEqualTo("Pod"));
+  }
+
+  @Test
+  void requests_takeTheLargerOfContainersAndEachInitContainer_plusSidecars() {
+    Pod p =
+        PodConverter.pod(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("p")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withNewResources()
+                .addToRequests("cpu", q("1"))
+                .endResources()
+                .endContainer()
+                .addNewInitContainer()
+                .withNewResources()
+                .addToRequests("cpu", q("3"))
+                .endResources()
+                .endInitContainer()
+                .addNewInitContainer()
+                .withRestartPolicy("Always")
+                .withNewResources()
+                .addToRequests("cpu", q("500m"))
+                .endResources()
+                .endInitContainer()
+                .addToOverhead("cpu", q("100m"))
+                .endSpec()
+                .build());
+    // max(1 + 0.5 sidecar, 3) + 0.1 overhead
+    assertThat(KubeAdmission.requests(p)).containsEntry("cpu", Quantity.parse("3.1"));
+  }
+
+  @Test
+  void priority_comesFromTheClass_orTheLowestGlobalDefault_neverOverridesTheSpec() {
+    PriorityClass high = new PriorityClass("high", 100, false);
+    PriorityClass d1 = new PriorityClass("d1", 50, true);
+    PriorityClass d2 = new PriorityClass("d2", 20, true);
+    Map<String, PriorityClass> classes = Map.of("high", high, "d1", d1, "d2", d2);
+    PriorityClass globalDefault = KubeAdmission.globalDefault(classes.values());
+    assertThat(globalDefault).isEqualTo(d2);
+
+    Pod named = pod("high", null);
+    Pod unnamed = pod(null, null);
+    Pod unknown = pod("nope", null);
+    Pod explicit = pod("high", 3);
+    assertThat(KubeAdmission.withPriority(named, classes, globalDefault, Map.of()).priority())
+        .isEqualTo(100);
+    assertThat(KubeAdmission.withPriority(unnamed, classes, globalDefault, Map.of()).priority())
+        .isEqualTo(20);
+    assertThat(KubeAdmission.withPriority(unknown, classes, globalDefault, Map.of()).priority())
+        .isNull();
+    assertThat(KubeAdmission.withPriority(explicit, classes, globalDefault, Map.of()).priority())
+        .isEqualTo(3);
+    assertThat(
+            KubeAdmission.withPriority(named, classes, globalDefault, Map.of("high", "Never"))
+                .preemptionPolicy())
+        .isEqualTo("Never");
+  }
+
+  private static Pod pod(String priorityClass, Integer priority) {
+    return PodConverter.pod(
+        new PodBuilder()
+            .withNewMetadata()
+            .withName("p")
+            .endMetadata()
+            .withNewSpec()
+            .withPriorityClassName(priorityClass)
+            .withPriority(priority)
+            .endSpec()
+            .build());
+  }
+
+  @Test
+  void metricsPercent_isUsageOverAllocatable() {
+    assertThat(MetricsPoller.percent(q("500m"), Quantity.parse("2"))).isEqualTo(25.0);
+    assertThat(MetricsPoller.percent(q("1Gi"), Quantity.parse("4Gi"))).isEqualTo(25.0);
+    assertThat(MetricsPoller.percent(null, Quantity.parse("4"))).isZero();
+    assertThat(MetricsPoller.percent(q("1"), null)).isZero();
+  }
+}

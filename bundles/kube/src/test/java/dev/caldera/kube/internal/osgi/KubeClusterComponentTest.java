@@ -1,0 +1,122 @@
+package dev.caldera.kube.internal.osgi;
+
+import static dev.caldera.kube.MockApi.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.framework.SessionResult;
+import dev.caldera.kube.MockApi;
+import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.BundleContext;
+
+/**
+ * The OSGi shell without a framework: configured from a kubeconfig file that points at the mock API
+ * server (binding emulated by expectations, see {@link MockApi}), its sessions are idle until this
+ * replica may schedule.
+ */
+class KubeClusterComponentTest {
+
+  private final MockApi api = new MockApi();
+  @TempDir Path dir;
+
+  @AfterEach
+  void stop() {
+    api.close();
+  }
+
+  /** A BundleContext that accepts service registrations and returns none (counters only). */
+  private static BundleContext context() {
+    return (BundleContext)
+        Proxy.newProxyInstance(
+            KubeClusterComponentTest.class.getClassLoader(),
+            new Class<?>[] {BundleContext.class},
+            (proxy, method, args) -> null);
+  }
+
+  private KubeClusterComponent.Config config(Map<String, Object> values) throws Exception {
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(
+        kubeconfig,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: mock
+          cluster: {server: "%s"}
+        users:
+        - name: test
+          user: {token: secret}
+        contexts:
+        - name: mock
+          context: {cluster: mock, user: test, namespace: test}
+        current-context: mock
+        """
+            .formatted(api.url()));
+    Map<String, Object> all = new java.util.HashMap<>(values);
+    all.putIfAbsent("kubeconfig", kubeconfig.toString());
+    all.putIfAbsent("metrics_interval_ms", 0L);
+    all.putIfAbsent("lease_duration_ms", 1500L);
+    all.putIfAbsent("renew_deadline_ms", 1000L);
+    all.putIfAbsent("retry_period_ms", 100L);
+    return (KubeClusterComponent.Config)
+        Proxy.newProxyInstance(
+            getClass().getClassLoader(),
+            new Class<?>[] {KubeClusterComponent.Config.class},
+            (proxy, method, args) -> {
+              Object v = all.get(method.getName());
+              return v != null ? v : method.getDefaultValue();
+            });
+  }
+
+  @Test
+  void sessionsAreIdle_untilSynced_thenSeeTheCluster_andApplyReachesTheServer() throws Exception {
+    api.node("n1", "4", "8Gi");
+    api.pod("ns1", "p").requests("1", "1Gi").create();
+    KubeClusterComponent c = new KubeClusterComponent();
+    c.activate(context(), config(Map.of("identity", "solo")));
+    try {
+      await("the cluster seen", () -> c.snapshot().pods().size() == 1);
+      assertThat(c.snapshot().nodes()).hasSize(1);
+      c.apply(
+          new SessionResult(
+              "s",
+              List.of(new SessionResult.Bind("ns1/p", "n1")),
+              List.of(),
+              List.of(),
+              Map.of(),
+              Map.of(),
+              Map.of(),
+              List.of(),
+              null));
+      await("bound", () -> "n1".equals(api.nodeOf("ns1", "p")));
+    } finally {
+      c.deactivate();
+    }
+  }
+
+  @Test
+  void withLeaderElection_onlyTheLeaderSeesTheCluster() throws Exception {
+    api.node("n1", "4", "8Gi");
+    KubeClusterComponent a = new KubeClusterComponent();
+    KubeClusterComponent b = new KubeClusterComponent();
+    a.activate(context(), config(Map.of("identity", "a", "leader_elect", true)));
+    b.activate(context(), config(Map.of("identity", "b", "leader_elect", true)));
+    try {
+      await("one leader", () -> a.snapshot().nodes().size() + b.snapshot().nodes().size() == 1);
+      KubeClusterComponent leader = a.snapshot().nodes().isEmpty() ? b : a;
+      KubeClusterComponent follower = leader == a ? b : a;
+      assertThat(follower.snapshot().nodes()).isEmpty();
+      leader.deactivate();
+      await("the follower takes over", () -> follower.snapshot().nodes().size() == 1);
+    } finally {
+      a.deactivate();
+      b.deactivate();
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.caldera.itests.osgi;
+
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import dev.caldera.framework.loop.SessionRecord;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
+
+/** Follows a running loop's sessions and events; every wait has a timeout. */
+final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
+
+  static final long TIMEOUT_SECONDS = 30;
+
+  private final SchedulerMonitor monitor;
+  private final BlockingQueue<SessionRecord> sessions = new LinkedBlockingQueue<>();
+  private final BlockingQueue<LoopEvent> events = new LinkedBlockingQueue<>();
+  private final List<LoopEvent> seen = new CopyOnWriteArrayList<>();
+
+  private final LongSupplier probe;
+  private final Map<LoopEvent, Long> probed = new IdentityHashMap<>();
+
+  LoopWatch(SchedulerMonitor monitor) {
+    this(monitor, () -> 0);
+  }
+
+  /**
+   * @param probe sampled on the loop's thread when each event is recorded (see {@link #probedAt})
+   */
+  LoopWatch(SchedulerMonitor monitor, LongSupplier probe) {
+    this.monitor = monitor;
+    this.probe = probe;
+    monitor.addListener(this);
+    // What happened before the listener was added.
+    events.addAll(monitor.events(Integer.MAX_VALUE));
+  }
+
+  @Override
+  public void sessionCompleted(SessionRecord session) {
+    sessions.add(session);
+  }
+
+  @Override
+  public void eventRecorded(LoopEvent event) {
+    synchronized (probed) {
+      probed.put(event, probe.getAsLong());
+    }
+    events.add(event);
+  }
+
+  /** The probe's value when {@code event} was recorded. */
+  long probedAt(LoopEvent event) {
+    synchronized (probed) {
+      return probed.get(event);
+    }
+  }
+
+  /** The next session recorded from now on that matches. */
+  SessionRecord session(Predicate<SessionRecord> matching) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+    while (true) {
+      SessionRecord r = sessions.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (r == null) {
+        throw new AssertionError(
+            "no matching session within " + TIMEOUT_SECONDS + " s; health: " + monitor.health());
+      }
+      if (matching.test(r)) {
+        return r;
+      }
+    }
+  }
+
+  /** The next session recorded from now on. */
+  SessionRecord nextSession() throws InterruptedException {
+    sessions.clear();
+    return session(r -> true);
+  }
+
+  /** The first event (recorded before or since this watch started) with this reason. */
+  LoopEvent event(String reason) throws InterruptedException {
+    for (LoopEvent e : seen) {
+      if (e.reason().equals(reason)) {
+        return e;
+      }
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+    while (true) {
+      LoopEvent e = events.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+      if (e != null) {
+        seen.add(e);
+      }
+      if (e == null) {
+        throw new AssertionError(
+            "no "
+                + reason
+                + " event within "
+                + TIMEOUT_SECONDS
+                + " s; events: "
+                + monitor.events(20));
+      }
+      if (e.reason().equals(reason)) {
+        return e;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    monitor.removeListener(this);
+  }
+}

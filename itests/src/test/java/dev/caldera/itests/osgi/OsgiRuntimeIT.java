@@ -1,0 +1,533 @@
+package dev.caldera.itests.osgi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.caldera.api.PluginFactory;
+import dev.caldera.framework.ClusterSource;
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import dev.caldera.framework.loop.SessionRecord;
+import dev.caldera.runtime.CalderaCommand;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Dictionary;
+import java.util.HashSet;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import javax.inject.Inject;
+import org.junit.After;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerMethod;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.Constants;
+import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.wiring.BundleWiring;
+import org.osgi.framework.wiring.FrameworkWiring;
+import org.osgi.service.cm.ConfigurationAdmin;
+import org.osgi.util.tracker.ServiceTracker;
+
+/**
+ * The assembled bundles of the distribution ({@code bundles/} and the plugins of {@code deploy/})
+ * running in Felix, with the scheduling loop driven through Configuration Admin: plugin
+ * registration, scheduling outcomes against {@code caldera simulate}, and the hot-swap rules.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerMethod.class)
+public class OsgiRuntimeIT {
+
+  private static final long TIMEOUT_SECONDS = LoopWatch.TIMEOUT_SECONDS;
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String STREAM_CONF =
+      """
+      actions: "enqueue, allocate"
+      tiers:
+      - plugins:
+        - name: priority
+        - name: gang
+      - plugins:
+        - name: predicates
+        - name: binpack%s
+      """;
+
+  /** The scenarios checked against {@code caldera simulate}, relative to the shared scenarios. */
+  static final List<String> SCENARIOS =
+      List.of(
+          "seeds/tidal-inference-reclaims-training.yaml",
+          "seeds/gang-all-or-nothing.yaml",
+          "seeds/card-multi-model.yaml");
+
+  @Inject BundleContext context;
+  @Inject ConfigurationAdmin configAdmin;
+  @Inject PluginRegistry registry;
+
+  private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
+
+  // ---- container ----
+
+  static Path dist() {
+    return Path.of(System.getProperty("caldera.dist.dir")).toAbsolutePath().normalize();
+  }
+
+  static Path shared() {
+    return Path.of(System.getProperty("caldera.shared.dir")).toAbsolutePath().normalize();
+  }
+
+  static List<Path> jars(Path dir) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.filter(f -> f.toString().endsWith(".jar")).sorted().toList();
+    }
+  }
+
+  /** Every bundle of the distribution but the shell, every plugin of deploy/, JUnit. */
+  @org.ops4j.pax.exam.Configuration
+  public Option[] config() throws IOException {
+    List<Option> options = new ArrayList<>();
+    for (Path jar : jars(dist().resolve("bundles"))) {
+      if (!jar.getFileName().toString().contains(".gogo.")) {
+        options.add(bundle(jar.toUri().toString()));
+      }
+    }
+    for (Path jar : jars(dist().resolve("deploy"))) {
+      options.add(bundle(jar.toUri().toString()));
+    }
+    Path deploy = Files.createTempDirectory("caldera-itest-deploy");
+    options.add(frameworkProperty("felix.fileinstall.dir").value(deploy.toString()));
+    options.add(frameworkProperty("felix.fileinstall.poll").value("100"));
+    options.add(frameworkProperty("felix.fileinstall.noInitialDelay").value("true"));
+    options.add(frameworkProperty("felix.fileinstall.log.level").value("0"));
+    options.add(frameworkProperty("ds.loglevel").value("warn"));
+    options.add(systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"));
+    options.add(systemProperty("itest.simulated").value(simulated().toString()));
+    options.add(junitBundles());
+    // AssertJ (and the Byte Buddy it imports) are bundles: take the jars of the test class path.
+    options.add(bundle(jarOf(org.assertj.core.api.Assertions.class.getName())));
+    options.add(bundle(jarOf("net.bytebuddy.ByteBuddy")));
+    return options.toArray(new Option[0]);
+  }
+
+  private static String jarOf(String className) {
+    try {
+      return Class.forName(className)
+          .getProtectionDomain()
+          .getCodeSource()
+          .getLocation()
+          .toString();
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(className + " is not on the test class path", e);
+    }
+  }
+
+  /**
+   * Runs {@code caldera simulate --output json} on each scenario, outside OSGi (this runs on the
+   * test driver's side, with the plugins on the class path), once per test JVM.
+   */
+  static synchronized Path simulated() throws IOException {
+    Path dir =
+        Path.of(
+            System.getProperty("java.io.tmpdir"),
+            "caldera-itest-simulated-" + ProcessHandle.current().pid());
+    if (Files.isDirectory(dir)) {
+      return dir;
+    }
+    Files.createDirectories(dir);
+    for (String scenario : SCENARIOS) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code =
+          CalderaCommand.commandLine(
+                  new PrintStream(out, true, StandardCharsets.UTF_8),
+                  new PrintStream(err, true, StandardCharsets.UTF_8))
+              .execute(
+                  "simulate",
+                  "--output",
+                  "json",
+                  shared().resolve("scenarios").resolve(scenario).toString());
+      if (code != 0) {
+        throw new IllegalStateException("caldera simulate " + scenario + ": " + err);
+      }
+      Files.write(dir.resolve(Path.of(scenario).getFileName() + ".json"), out.toByteArray());
+    }
+    return dir;
+  }
+
+  @After
+  public void unregister() {
+    registrations.forEach(ServiceRegistration::unregister);
+  }
+
+  // ---- helpers ----
+
+  private <T> T await(Class<T> type, String filter) throws Exception {
+    String f = type == null ? filter : "(" + Constants.OBJECTCLASS + "=" + type.getName() + ")";
+    if (type != null && filter != null) {
+      f = "(&" + f + filter + ")";
+    }
+    ServiceTracker<T, T> tracker = new ServiceTracker<>(context, context.createFilter(f), null);
+    tracker.open(type == null);
+    try {
+      T service = tracker.waitForService(TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS));
+      assertThat(service).as("service %s within %s s", f, TIMEOUT_SECONDS).isNotNull();
+      return service;
+    } finally {
+      tracker.close();
+    }
+  }
+
+  private void configure(String pid, Map<String, Object> properties) throws IOException {
+    Dictionary<String, Object> d = new Hashtable<>(properties);
+    configAdmin.getConfiguration(pid, "?").update(d);
+  }
+
+  /** Starts the loop on {@code conf} (and {@code policies}) and returns its monitor. */
+  private SchedulerMonitor startLoop(Path conf, Path policies, long sessions) throws Exception {
+    configure(
+        "dev.caldera.scheduler",
+        Map.of(
+            "conf",
+            conf.toString(),
+            "policies",
+            policies == null ? "" : policies.toString(),
+            "period.ms",
+            20L,
+            "sessions",
+            sessions,
+            "console",
+            false));
+    return await(SchedulerMonitor.class, null);
+  }
+
+  /** Registers a {@link StreamCluster} as the loop's cluster. */
+  private StreamCluster streamCluster() {
+    StreamCluster cluster = new StreamCluster();
+    registrations.add(
+        context.registerService(
+            new String[] {ClusterSource.class.getName(), ClusterWriter.class.getName()},
+            cluster,
+            null));
+    return cluster;
+  }
+
+  private Path streamConf(boolean binpackOptional) throws IOException {
+    Path conf = Files.createTempFile("caldera-itest", ".conf");
+    Files.writeString(conf, STREAM_CONF.formatted(binpackOptional ? "\n    optional: true" : ""));
+    return conf;
+  }
+
+  private Bundle bundleNamed(String symbolicName) {
+    for (Bundle b : context.getBundles()) {
+      if (symbolicName.equals(b.getSymbolicName())) {
+        return b;
+      }
+    }
+    throw new AssertionError("no bundle " + symbolicName);
+  }
+
+  private void refresh(Bundle... bundles) throws InterruptedException {
+    CountDownLatch done = new CountDownLatch(1);
+    context
+        .getBundle(Constants.SYSTEM_BUNDLE_ID)
+        .adapt(FrameworkWiring.class)
+        .refreshBundles(
+            List.of(bundles),
+            e -> {
+              if (e.getType() == FrameworkEvent.PACKAGES_REFRESHED) {
+                done.countDown();
+              }
+            });
+    assertThat(done.await(TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("packages refreshed").isTrue();
+  }
+
+  private static String boundNode(SessionRecord r) {
+    assertThat(r.binds()).as("binds of session %s", r.index()).hasSize(1);
+    return r.binds().get(0).node();
+  }
+
+  // ---- tests ----
+
+  @Test
+  public void everyPluginOfTheDistributionRegisters() throws Exception {
+    Set<String> expected = new HashSet<>();
+    for (Path jar : jars(dist().resolve("deploy"))) {
+      String name = jar.getFileName().toString();
+      expected.add(name.substring("caldera-plugin-".length(), name.lastIndexOf("-0.")));
+    }
+    assertThat(expected).contains("gang", "binpack", "capacity-card", "proportion");
+
+    for (String plugin : expected) {
+      PluginFactory f =
+          await(PluginFactory.class, "(" + PluginFactory.NAME_PROPERTY + "=" + plugin + ")");
+      assertThat(f.name()).isEqualTo(plugin);
+    }
+    assertThat(registry.pluginNames()).containsAll(expected);
+    assertThat(registry.actionNames())
+        .contains("enqueue", "allocate", "backfill", "preempt", "reclaim");
+    assertThat(registry.origin("gang")).startsWith("caldera-plugin-gang 0.1.0");
+    Object shell = await(null, "(osgi.command.scope=caldera)");
+    assertThat((String) shell.getClass().getMethod("plugins").invoke(shell))
+        .contains("gang", "caldera-plugin-gang");
+  }
+
+  @Test
+  public void tidalScenario_schedulesTheSameAsSimulate() throws Exception {
+    assertSameAsSimulate(SCENARIOS.get(0));
+  }
+
+  @Test
+  public void gangScenario_schedulesTheSameAsSimulate() throws Exception {
+    assertSameAsSimulate(SCENARIOS.get(1));
+  }
+
+  @Test
+  public void cardScenario_schedulesTheSameAsSimulate() throws Exception {
+    assertSameAsSimulate(SCENARIOS.get(2));
+  }
+
+  /**
+   * Runs the scenario with the real loop on the embedded cluster component, for the scenario's
+   * number of sessions, and compares every session's binds and evictions with simulate's.
+   */
+  private void assertSameAsSimulate(String scenario) throws Exception {
+    Path file = shared().resolve("scenarios").resolve(scenario);
+    JsonNode tree = YAML.readTree(file.toFile());
+    int sessions = tree.path("sessions").asInt(1);
+    Path conf = Files.createTempFile("caldera-itest", ".conf");
+    YAML.writeValue(conf.toFile(), tree.get("conf"));
+    JsonNode expected =
+        JSON.readTree(
+            Path.of(System.getProperty("itest.simulated"))
+                .resolve(file.getFileName() + ".json")
+                .toFile());
+
+    configure("dev.caldera.cluster.embedded", Map.of("scenario", file.toString()));
+    SchedulerMonitor monitor = startLoop(conf, null, sessions);
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      watch.event("SchedulingFinished");
+    }
+
+    List<SessionRecord> ran = monitor.sessions(sessions);
+    assertThat(ran).hasSize(sessions);
+    assertThat(expected.get("sessions")).hasSize(sessions);
+    int decisions = 0;
+    for (int i = 0; i < sessions; i++) {
+      JsonNode want = expected.get("sessions").get(i);
+      List<String> wantBinds = new ArrayList<>();
+      want.get("binds")
+          .forEach(b -> wantBinds.add(b.get("pod").asText() + "->" + b.get("node").asText()));
+      List<String> wantEvictions = new ArrayList<>();
+      want.get("evictions").forEach(e -> wantEvictions.add(e.get("pod").asText()));
+      SessionRecord got = ran.get(i);
+      assertThat(got.binds())
+          .extracting(b -> b.pod() + "->" + b.node())
+          .as("session %s binds", i + 1)
+          .isEqualTo(wantBinds);
+      assertThat(got.evictions()).as("session %s evictions", i + 1).isEqualTo(wantEvictions);
+      decisions += wantBinds.size() + wantEvictions.size();
+    }
+    assertThat(decisions).as("the scenario decides something").isPositive();
+  }
+
+  @Test
+  public void uninstallingAConfPlugin_holdsScheduling_andReinstallingResumes() throws Exception {
+    StreamCluster cluster = streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    try (LoopWatch watch = new LoopWatch(monitor, cluster.applied::get)) {
+      assertThat(watch.nextSession().plugins()).containsKey("gang");
+
+      Bundle gang = bundleNamed("caldera-plugin-gang");
+      String location = gang.getLocation();
+      gang.uninstall();
+      refresh(gang);
+
+      LoopEvent held = watch.event("SchedulingHeld");
+      assertThat(held.message()).contains("\"gang\"");
+      assertThat(monitor.health().missingPlugins()).containsExactly("gang");
+      assertThat(monitor.health().ready()).isFalse();
+      assertThat(monitor.metrics().held()).isTrue();
+      assertThat(monitor.metrics().heldPlugins()).containsExactly("gang");
+
+      Bundle again = context.installBundle(location);
+      again.start();
+      LoopEvent resumed = watch.event("SchedulingResumed");
+      assertThat(watch.probedAt(resumed))
+          .as("sessions applied when resuming, as when held: none ran in between")
+          .isEqualTo(watch.probedAt(held));
+      SessionRecord after = watch.nextSession();
+      assertThat(after.plugins()).containsKey("gang");
+      assertThat(after.binds()).hasSize(1);
+      assertThat(monitor.metrics().pluginUnloads()).containsEntry("gang", 1L);
+    }
+  }
+
+  @Test
+  public void updatingAPluginBundle_changesTheNextSessionsDecisions_andNoOldInstanceIsUsedAgain()
+      throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    Bundle binpack = bundleNamed("caldera-plugin-binpack");
+    String original = binpack.getVersion().toString();
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      SessionRecord before = watch.nextSession();
+      assertThat(before.plugins().get("binpack")).isEqualTo("caldera-plugin-binpack " + original);
+      assertThat(boundNode(before)).isEqualTo("n1");
+
+      try (InputStream variant =
+          Files.newInputStream(
+              Path.of(System.getProperty("itest.bundles"), "caldera-itest-variant-plugin.jar"))) {
+        binpack.update(variant);
+      }
+      refresh(binpack);
+
+      SessionRecord after =
+          watch.session(r -> r.plugins().get("binpack").endsWith("9.0.0.variant"));
+      assertThat(boundNode(after)).isEqualTo("n2");
+      for (int i = 0; i < 3; i++) {
+        SessionRecord later = watch.nextSession();
+        assertThat(later.plugins().get("binpack")).endsWith("9.0.0.variant");
+        assertThat(boundNode(later)).isEqualTo("n2");
+      }
+
+      try (InputStream back =
+          Files.newInputStream(Path.of(java.net.URI.create(binpack.getLocation())))) {
+        binpack.update(back);
+      }
+      refresh(binpack);
+      SessionRecord reverted = watch.session(r -> r.plugins().get("binpack").endsWith(original));
+      assertThat(boundNode(reverted)).isEqualTo("n1");
+      // While the bundle is stopped for its update, binpack is missing: the loop may hold briefly.
+      assertThat(monitor.events(100))
+          .extracting(LoopEvent::message)
+          .anySatisfy(m -> assertThat(m).contains("binpack", "9.0.0.variant"));
+    }
+  }
+
+  @Test
+  public void anInvalidBundleAndAnInvalidPolicy_changeNothing() throws Exception {
+    Path policies = Files.createTempDirectory("caldera-itest-policies");
+    Path tidal = policies.resolve("tidal.policy");
+    String good = Files.readString(dist().resolve("policies/tidal.policy"));
+    Files.writeString(tidal, good);
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), policies, 0);
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      SessionRecord before = watch.nextSession();
+      Set<String> pluginsBefore = Set.copyOf(registry.pluginNames());
+      Bundle[] bundlesBefore = context.getBundles();
+
+      Files.writeString(
+          tidal, good.replace("inference may reclaim training", "inference may reclaim trainig"));
+      assertThat(watch.event("PolicyRejected").message()).contains("tidal.policy:", "trainig");
+      assertThat(monitor.policies()).containsExactly(Map.entry("tidal.policy", good));
+      assertThat(monitor.metrics().policyErrors()).isEqualTo(1);
+
+      Path deploy = Path.of(context.getProperty("felix.fileinstall.dir"));
+      Files.writeString(deploy.resolve("broken.jar"), "not a jar");
+      Files.write(deploy.resolve("unresolved.jar"), unresolvableBundle());
+      assertThat(watch.event("BundleRejected").message()).contains("broken.jar", "not a jar");
+      assertThat(watch.event("BundleUnresolved").message()).contains("org.example.missing");
+
+      SessionRecord after = watch.nextSession();
+      assertThat(after.plugins()).isEqualTo(before.plugins());
+      assertThat(boundNode(after)).isEqualTo(boundNode(before));
+      assertThat(registry.pluginNames()).isEqualTo(pluginsBefore);
+      assertThat(monitor.health().state()).isEqualTo("running");
+      assertThat(context.getBundles()).hasSize(bundlesBefore.length + 1);
+      assertThat(bundleNamed("itest.unresolved").getState()).isEqualTo(Bundle.INSTALLED);
+    }
+  }
+
+  /** A bundle that imports a package nobody exports. */
+  private static byte[] unresolvableBundle() throws IOException {
+    Manifest m = new Manifest();
+    Attributes a = m.getMainAttributes();
+    a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    a.putValue("Bundle-ManifestVersion", "2");
+    a.putValue("Bundle-SymbolicName", "itest.unresolved");
+    a.putValue("Bundle-Version", "1.0.0");
+    a.putValue("Import-Package", "org.example.missing;version=\"[1,2)\"");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JarOutputStream jar = new JarOutputStream(out, m)) {
+      jar.flush();
+    }
+    return out.toByteArray();
+  }
+
+  @Test
+  public void twoHundredInstallUninstallCycles_leaveNoOldClassLoaderReachable() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(true), null, 0);
+    Bundle shipped = bundleNamed("caldera-plugin-binpack");
+    String location = shipped.getLocation();
+    shipped.uninstall();
+    refresh(shipped);
+
+    ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
+    List<Reference<ClassLoader>> loaders = new ArrayList<>();
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      for (int cycle = 0; cycle < 200; cycle++) {
+        Bundle b = context.installBundle(location);
+        b.start();
+        PluginFactory f =
+            await(PluginFactory.class, "(" + PluginFactory.NAME_PROPERTY + "=binpack)");
+        assertThat(FrameworkUtil.getBundle(f.getClass())).isEqualTo(b);
+        loaders.add(new WeakReference<>(b.adapt(BundleWiring.class).getClassLoader(), collected));
+        f = null;
+        if (cycle % 50 == 0) {
+          long id = b.getBundleId();
+          SessionRecord used = watch.session(r -> r.plugins().containsKey("binpack"));
+          assertThat(used.binds()).hasSize(1);
+          assertThat(b.getBundleId()).isEqualTo(id);
+        }
+        b.uninstall();
+        refresh(b);
+      }
+      // Sessions still run, without binpack.
+      assertThat(watch.nextSession().plugins()).doesNotContainKey("binpack");
+    }
+
+    int cleared = 0;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (cleared < loaders.size() && System.nanoTime() < deadline) {
+      System.gc();
+      Reference<? extends ClassLoader> r = collected.remove(100);
+      while (r != null) {
+        cleared++;
+        r = collected.poll();
+      }
+    }
+    assertThat(cleared).as("class loaders of the 200 uninstalled bundles collected").isEqualTo(200);
+  }
+}

@@ -1,0 +1,262 @@
+package dev.caldera.runtime;
+
+import dev.caldera.api.GoDuration;
+import dev.caldera.runtime.run.KubeRunOptions;
+import dev.caldera.runtime.run.OsgiLauncher;
+import dev.caldera.runtime.run.RunOptions;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code caldera run}: the scheduler itself. Starts Apache Felix with the distribution's bundles,
+ * hot-deploys plugin bundles from {@code deploy/}, watches the conf file and the policies
+ * directory, and schedules the embedded cluster every period until stopped (SIGTERM finishes the
+ * session in flight and exits 0).
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the scheduler in Apache Felix on the embedded cluster, with hot-swappable plugin"
+          + " bundles, a watched conf and policies directory, and an admin HTTP server.",
+      "SIGTERM (or Ctrl-C) lets the session in flight finish and exits 0."
+    })
+final class RunCommand implements Callable<Integer> {
+
+  @ParentCommand CalderaCommand parent;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--conf",
+      paramLabel = "FILE",
+      description = "Scheduler conf, watched for changes (default: conf/scheduler.conf).")
+  Path conf;
+
+  @Option(
+      names = "--policies",
+      paramLabel = "DIR",
+      description = "Directory of *.policy files, watched (default: policies/).")
+  Path policies;
+
+  @Option(
+      names = "--cluster",
+      paramLabel = "DIR",
+      description = "Manifests to seed the embedded cluster from (default: conf/demo/).")
+  Path cluster;
+
+  @Option(
+      names = "--no-workload",
+      negatable = false,
+      description = "Do not generate training jobs and inference services over time.")
+  boolean noWorkload;
+
+  @Option(
+      names = "--deploy",
+      paramLabel = "DIR",
+      description = "Watched directory of plugin bundles (default: deploy/).")
+  Path deploy;
+
+  @Option(
+      names = "--schedule-period",
+      paramLabel = "DURATION",
+      defaultValue = "1s",
+      converter = GoDurationConverter.class,
+      description = "Time from the end of a session to the start of the next (default: 1s).")
+  Duration schedulePeriod;
+
+  @Option(
+      names = "--admin-address",
+      paramLabel = "HOST:PORT",
+      defaultValue = "127.0.0.1:8080",
+      description =
+          "Admin HTTP server: /healthz, /readyz, /metrics, /api/... (default: ${DEFAULT-VALUE});"
+              + " 'off' for none.")
+  String adminAddress;
+
+  @Option(
+      names = "--admin-token",
+      paramLabel = "TOKEN",
+      description =
+          "Bearer token that enables POST /api/bundles and DELETE /api/bundles/NAME"
+              + " (default: $CALDERA_ADMIN_TOKEN; without one they are refused).")
+  String adminToken;
+
+  @Option(names = "--shell", description = "Start the Gogo shell on this terminal.")
+  boolean shell;
+
+  @Option(
+      names = "--duration",
+      paramLabel = "DURATION",
+      converter = GoDurationConverter.class,
+      description = "Stop after this long (e.g. 30s), as on SIGTERM.")
+  Duration duration;
+
+  @Option(
+      names = "--status-interval",
+      paramLabel = "DURATION",
+      converter = GoDurationConverter.class,
+      description = "Print a status line this often (default: 5s; 0 for none, and with --shell).")
+  Duration statusInterval;
+
+  @Option(
+      names = "--log",
+      paramLabel = "FILE",
+      description = "Log file: events and one line per session (default: log/caldera.log).")
+  Path log;
+
+  @Option(names = "--verbose", description = "Also print one line per session.")
+  boolean verbose;
+
+  // ---- A real cluster (issue 7, the kube bundle) ------------------------------------------------
+
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description =
+          "Schedule the Kubernetes cluster of this kubeconfig instead of the embedded one.")
+  Path kubeconfig;
+
+  @Option(
+      names = "--in-cluster",
+      description =
+          "Schedule the cluster this runs in (its service account) instead of the embedded one.")
+  boolean inCluster;
+
+  @Option(
+      names = "--leader-elect",
+      description =
+          "With a cluster: schedule only while holding the Lease caldera-scheduler"
+              + " (namespace $POD_NAMESPACE, else the connection's).")
+  boolean leaderElect;
+
+  @Option(
+      names = "--scheduler-name",
+      paramLabel = "NAME",
+      description =
+          "With a cluster: schedule the pods of this spec.schedulerName (repeatable; default:"
+              + " volcano).")
+  List<String> schedulerNames;
+
+  /** The kube bundle's settings, or null for the embedded cluster. */
+  private KubeRunOptions kubeOptions() {
+    boolean kube = kubeconfig != null || inCluster;
+    if (!kube) {
+      if (leaderElect || schedulerNames != null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--leader-elect and --scheduler-name need --kubeconfig or --in-cluster");
+      }
+      return null;
+    }
+    if (kubeconfig != null && inCluster) {
+      throw new ParameterException(
+          spec.commandLine(), "--kubeconfig and --in-cluster exclude each other");
+    }
+    if (kubeconfig != null && !Files.isRegularFile(kubeconfig)) {
+      throw new ParameterException(spec.commandLine(), "No such file: " + kubeconfig);
+    }
+    return new KubeRunOptions(
+        kubeconfig,
+        schedulerNames == null || schedulerNames.isEmpty() ? List.of("volcano") : schedulerNames,
+        leaderElect);
+  }
+
+  // -------------------------------------------------------------------------------------------------
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    Path home = home();
+    Path bundles = home.resolve("bundles");
+    if (!Files.isDirectory(bundles)) {
+      throw new ParameterException(
+          spec.commandLine(), "No bundles/ directory in " + home + " (run from the distribution)");
+    }
+    KubeRunOptions kube = kubeOptions();
+    Path clusterDir = cluster != null ? cluster : home.resolve("conf/demo");
+    if (kube == null && !Files.isDirectory(clusterDir)) {
+      throw new ParameterException(spec.commandLine(), "No such directory: " + clusterDir);
+    }
+    Path deployDir = deploy != null ? deploy : home.resolve("deploy");
+    Files.createDirectories(deployDir);
+    Path confFile = conf != null ? conf : home.resolve("conf/scheduler.conf");
+    if (!Files.isRegularFile(confFile)) {
+      parent
+          .err()
+          .println("warning: " + confFile + " does not exist: scheduling holds until it does");
+    }
+    if (schedulePeriod.isNegative() || schedulePeriod.isZero()) {
+      throw new ParameterException(spec.commandLine(), "--schedule-period must be positive");
+    }
+    String token = adminToken != null ? adminToken : System.getenv("CALDERA_ADMIN_TOKEN");
+    RunOptions options =
+        new RunOptions(
+            home,
+            confFile,
+            policies != null ? policies : home.resolve("policies"),
+            clusterDir,
+            !noWorkload,
+            deployDir,
+            schedulePeriod,
+            address(adminAddress),
+            token == null || token.isBlank() ? null : token,
+            shell,
+            duration,
+            statusInterval != null
+                ? statusInterval
+                : (shell ? Duration.ZERO : Duration.ofSeconds(5)),
+            log != null ? log : home.resolve("log/caldera.log"),
+            verbose);
+    return new OsgiLauncher(options, parent.out(), parent.err()).kube(kube).run();
+  }
+
+  /** The distribution: {@code -Dcaldera.home} (set by bin/caldera), else the working directory. */
+  private static Path home() {
+    String h = System.getProperty("caldera.home");
+    return Path.of(h == null || h.isBlank() ? "." : h).toAbsolutePath().normalize();
+  }
+
+  private InetSocketAddress address(String text) {
+    if (text.equalsIgnoreCase("off")) {
+      return null;
+    }
+    int colon = text.lastIndexOf(':');
+    try {
+      if (colon < 0) {
+        throw new NumberFormatException();
+      }
+      int port = Integer.parseInt(text.substring(colon + 1));
+      if (port < 0 || port > 65535) {
+        throw new NumberFormatException();
+      }
+      return InetSocketAddress.createUnresolved(text.substring(0, colon), port);
+    } catch (NumberFormatException e) {
+      throw new ParameterException(
+          spec.commandLine(), "--admin-address: expected HOST:PORT or off, got " + text);
+    }
+  }
+
+  /** Reads Go-style durations: {@code 1s}, {@code 500ms}, {@code 2m30s}. */
+  static final class GoDurationConverter implements ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      Duration d = GoDuration.parse(value);
+      if (d.isNegative()) {
+        throw new IllegalArgumentException("must not be negative: " + value);
+      }
+      return d;
+    }
+  }
+}

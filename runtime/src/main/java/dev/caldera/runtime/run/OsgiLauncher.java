@@ -1,0 +1,416 @@
+package dev.caldera.runtime.run;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.framework.FrameworkEvent;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.launch.Framework;
+import org.osgi.framework.launch.FrameworkFactory;
+import org.osgi.framework.startlevel.BundleStartLevel;
+import org.osgi.framework.startlevel.FrameworkStartLevel;
+
+/**
+ * Runs Caldera inside Apache Felix: installs every bundle of the distribution's {@code bundles/},
+ * lets FileInstall install the plugin bundles of {@code deploy/}, configures the embedded cluster,
+ * the scheduling loop and the admin server through Configuration Admin, and waits until it is
+ * stopped (a signal, {@code --duration}, or the shell's {@code exit}).
+ *
+ * <p>Start levels order the start and the stop: 1 for the libraries and OSGi services, 2 for the
+ * plugins, 3 for the loop, its cluster and the admin server. So the loop starts with the plugins in
+ * place and, on stop, finishes its session before any plugin goes.
+ */
+public final class OsgiLauncher {
+
+  static final String CLUSTER_PID = "dev.caldera.cluster.embedded";
+  static final String SCHEDULER_PID = "dev.caldera.scheduler";
+  static final String ADMIN_PID = "dev.caldera.admin";
+  static final String MONITOR_SERVICE = "dev.caldera.framework.loop.SchedulerMonitor";
+
+  static final int LIBRARY_LEVEL = 1;
+  static final int PLUGIN_LEVEL = 2;
+  static final int LOOP_LEVEL = 3;
+
+  /** Bundles started last (and stopped first): the loop, the cluster and the admin server. */
+  static final Set<String> LOOP_BUNDLES =
+      Set.of("caldera-framework", "caldera-sim", "caldera-admin");
+
+  private static final Duration DEPLOY_WAIT = Duration.ofSeconds(20);
+  private static final Duration LOOP_WAIT = Duration.ofSeconds(20);
+
+  private final RunOptions options;
+  private final PrintStream out;
+  private final PrintStream err;
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private Framework framework;
+
+  public OsgiLauncher(RunOptions options, PrintStream out, PrintStream err) {
+    this.options = options;
+    this.out = out;
+    this.err = err;
+  }
+
+  // ---- A real cluster (issue 7) ---------------------------------------------------------------
+  // With kube settings the kube bundle's cluster replaces the embedded one, and the loop starts
+  // only once its informers have synced (and, with leader election, only on the leader), so the
+  // launcher does not wait for it.
+
+  private KubeRunOptions kube;
+
+  /** Schedule a real cluster with {@code kube} (null: the embedded cluster). */
+  public OsgiLauncher kube(KubeRunOptions kube) {
+    this.kube = kube;
+    return this;
+  }
+
+  // -----------------------------------------------------------------------------------------------
+
+  /**
+   * Runs until stopped.
+   *
+   * @return 0 after an orderly stop, 1 when Caldera could not start
+   */
+  public int run() throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    Path storage = Files.createTempDirectory("caldera-felix-");
+    try {
+      framework = newFramework(frameworkProperties(storage));
+      framework.init();
+      framework.start();
+      BundleContext context = framework.getBundleContext();
+      List<Bundle> bundles = installBundles(context);
+      if (bundles.isEmpty()) {
+        err.println("error: no bundles in " + options.bundles());
+        return 1;
+      }
+      for (Bundle b : bundles) {
+        if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
+          start(b);
+        }
+      }
+      configure(context);
+      setStartLevel(PLUGIN_LEVEL);
+      int plugins = awaitDeployed(context);
+      setStartLevel(LOOP_LEVEL);
+      if (kube != null) {
+        out.println("caldera: cluster: " + kube.describe());
+      } else if (!awaitService(context, MONITOR_SERVICE, LOOP_WAIT)) {
+        err.println("error: the scheduling loop did not start (see the errors above)");
+        return 1;
+      }
+      out.println(
+          String.format(
+              Locale.ROOT,
+              "caldera: running in Apache Felix %s: %d bundles, %d of them from %s; started in"
+                  + " %.1f s",
+              framework.getVersion(),
+              context.getBundles().length - 1,
+              plugins,
+              options.deploy(),
+              (System.nanoTime() - start) / 1e9));
+      Signals.handle(
+          signal -> stop(signal + ": stopping after the session in flight"),
+          () -> {
+            stop("stopping after the session in flight");
+            awaitStopped();
+          });
+      if (options.duration() != null) {
+        Thread timer =
+            new Thread(
+                () -> {
+                  try {
+                    if (!stopped.await(options.duration().toMillis(), TimeUnit.MILLISECONDS)) {
+                      stop(
+                          "ran for "
+                              + seconds(options.duration())
+                              + ": stopping after the session in flight");
+                    }
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                },
+                "caldera-duration");
+        timer.setDaemon(true);
+        timer.start();
+      }
+      awaitStopped();
+      out.println("caldera: stopped");
+      return 0;
+    } catch (BundleException | ReflectiveOperationException | RuntimeException e) {
+      err.println("error: " + e.getMessage());
+      return 1;
+    } finally {
+      stopFramework();
+      deleteRecursively(storage);
+    }
+  }
+
+  private Map<String, String> frameworkProperties(Path storage) {
+    Map<String, String> p = new HashMap<>();
+    p.put(Constants.FRAMEWORK_STORAGE, storage.resolve("cache").toString());
+    p.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
+    p.put(Constants.FRAMEWORK_BEGINNING_STARTLEVEL, Integer.toString(LIBRARY_LEVEL));
+    p.put("felix.log.level", "1");
+    p.put("ds.loglevel", "warn");
+    p.put("felix.fileinstall.dir", options.deploy().toAbsolutePath().toString());
+    p.put("felix.fileinstall.poll", "250");
+    p.put("felix.fileinstall.noInitialDelay", "true");
+    p.put("felix.fileinstall.start.level", Integer.toString(PLUGIN_LEVEL));
+    p.put("felix.fileinstall.bundles.new.start", "true");
+    // FileInstall would print a stack trace per start attempt of a bundle that does not resolve;
+    // the admin bundle's audit reports each such bundle once, with the missing requirements.
+    p.put("felix.fileinstall.log.level", "0");
+    // Jars (and configurations) only: the admin API stages uploads as hidden .part files.
+    p.put("felix.fileinstall.filter", ".*\\.(jar|cfg|config)");
+    p.put("felix.fileinstall.tmpdir", storage.resolve("fileinstall").toString());
+    p.put("gosh.args", options.shell() ? "" : "--nointeractive");
+    return p;
+  }
+
+  private static Framework newFramework(Map<String, String> properties) {
+    FrameworkFactory factory =
+        ServiceLoader.load(FrameworkFactory.class, OsgiLauncher.class.getClassLoader())
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("no OSGi framework on the class path"));
+    return factory.newFramework(properties);
+  }
+
+  /** Installs every jar of {@code bundles/} (Gogo only with --shell) before starting any. */
+  private List<Bundle> installBundles(BundleContext context) throws IOException {
+    List<Path> jars;
+    try (Stream<Path> files = Files.list(options.bundles())) {
+      jars =
+          files
+              .filter(f -> f.getFileName().toString().endsWith(".jar"))
+              .filter(f -> options.shell() || !f.getFileName().toString().contains(".gogo."))
+              .filter(OsgiLauncher::isBundle)
+              .sorted(Comparator.comparing(Path::toString))
+              .toList();
+    }
+    List<Bundle> installed = new ArrayList<>();
+    for (Path jar : jars) {
+      try {
+        Bundle b = context.installBundle(jar.toUri().toString());
+        boolean late = LOOP_BUNDLES.contains(b.getSymbolicName());
+        b.adapt(BundleStartLevel.class).setStartLevel(late ? LOOP_LEVEL : LIBRARY_LEVEL);
+        installed.add(b);
+      } catch (BundleException e) {
+        err.println("error: cannot install " + jar + ": " + e.getMessage());
+      }
+    }
+    return installed;
+  }
+
+  private void start(Bundle b) {
+    try {
+      b.start();
+    } catch (BundleException e) {
+      err.println("error: cannot start " + b.getSymbolicName() + ": " + e.getMessage());
+    }
+  }
+
+  private void configure(BundleContext context) throws ReflectiveOperationException {
+    if (kube != null) {
+      ConfigAdminBridge.update(context, KubeRunOptions.PID, kube.properties());
+    } else {
+      Map<String, Object> cluster = new LinkedHashMap<>();
+      cluster.put("dir", options.cluster().toAbsolutePath().toString());
+      cluster.put("workload", options.workload());
+      ConfigAdminBridge.update(context, CLUSTER_PID, cluster);
+    }
+
+    Map<String, Object> scheduler = new LinkedHashMap<>();
+    scheduler.put("conf", options.conf().toAbsolutePath().toString());
+    scheduler.put("policies", options.policies().toAbsolutePath().toString());
+    scheduler.put("period.ms", options.schedulePeriod().toMillis());
+    scheduler.put("status.interval.ms", options.statusInterval().toMillis());
+    scheduler.put(
+        "log", options.logFile() == null ? "" : options.logFile().toAbsolutePath().toString());
+    scheduler.put("echo.sessions", options.echoSessions());
+    ConfigAdminBridge.update(context, SCHEDULER_PID, scheduler);
+
+    if (options.adminAddress() != null) {
+      Map<String, Object> admin = new LinkedHashMap<>();
+      admin.put(
+          "address",
+          options.adminAddress().getHostString() + ":" + options.adminAddress().getPort());
+      admin.put("token", options.adminToken() == null ? "" : options.adminToken());
+      admin.put("deploy", options.deploy().toAbsolutePath().toString());
+      ConfigAdminBridge.update(context, ADMIN_PID, admin);
+    }
+  }
+
+  private void setStartLevel(int level) throws InterruptedException {
+    CountDownLatch reached = new CountDownLatch(1);
+    framework
+        .adapt(FrameworkStartLevel.class)
+        .setStartLevel(
+            level,
+            event -> {
+              if (event.getType() == FrameworkEvent.STARTLEVEL_CHANGED) {
+                reached.countDown();
+              }
+            });
+    reached.await(60, TimeUnit.SECONDS);
+  }
+
+  /**
+   * Waits until FileInstall has installed every jar of {@code deploy/} and started those that
+   * resolve.
+   *
+   * @return how many bundles came from {@code deploy/}
+   */
+  private int awaitDeployed(BundleContext context) throws IOException, InterruptedException {
+    List<String> jars;
+    try (Stream<Path> files = Files.list(options.deploy())) {
+      jars =
+          files
+              .filter(f -> f.getFileName().toString().endsWith(".jar"))
+              .filter(OsgiLauncher::isBundle)
+              .map(f -> f.getFileName().toString())
+              .toList();
+    }
+    long deadline = System.nanoTime() + DEPLOY_WAIT.toNanos();
+    Map<Long, Long> installedSince = new HashMap<>();
+    while (System.nanoTime() < deadline) {
+      int settled = 0;
+      for (String jar : jars) {
+        Bundle b = bundleAt(context, jar);
+        if (b == null) {
+          continue;
+        }
+        // Installed for a while and not started: FileInstall tried, it does not resolve.
+        long since = installedSince.computeIfAbsent(b.getBundleId(), id -> System.nanoTime());
+        if (b.getState() == Bundle.ACTIVE
+            || (b.getState() == Bundle.INSTALLED
+                && System.nanoTime() - since > TimeUnit.SECONDS.toNanos(1))) {
+          settled++;
+        }
+      }
+      if (settled == jars.size()) {
+        break;
+      }
+      Thread.sleep(25);
+    }
+    int n = 0;
+    for (String jar : jars) {
+      if (bundleAt(context, jar) != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** A jar with a bundle symbolic name (FileInstall reports the others). */
+  private static boolean isBundle(Path jar) {
+    try (JarFile file = new JarFile(jar.toFile())) {
+      Manifest m = file.getManifest();
+      return m != null && m.getMainAttributes().getValue(Constants.BUNDLE_SYMBOLICNAME) != null;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static Bundle bundleAt(BundleContext context, String fileName) {
+    for (Bundle b : context.getBundles()) {
+      String location = b.getLocation();
+      if (location.endsWith("/" + fileName) || location.endsWith("\\" + fileName)) {
+        return b;
+      }
+    }
+    return null;
+  }
+
+  private static boolean awaitService(BundleContext context, String name, Duration wait)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (System.nanoTime() < deadline) {
+      // All references: the launcher's class path holds its own copy of the class, which
+      // getServiceReference would count as incompatible.
+      try {
+        if (context.getAllServiceReferences(name, null) != null) {
+          return true;
+        }
+      } catch (InvalidSyntaxException e) {
+        throw new IllegalStateException(e);
+      }
+      Thread.sleep(25);
+    }
+    return false;
+  }
+
+  /** Stops the framework on another thread; the loop finishes its session first. */
+  void stop(String why) {
+    if (!stopping.compareAndSet(false, true)) {
+      return;
+    }
+    out.println("caldera: " + why);
+    Thread t = new Thread(this::stopFramework, "caldera-stop");
+    t.start();
+  }
+
+  private void awaitStopped() {
+    try {
+      while (true) {
+        FrameworkEvent e = framework.waitForStop(0);
+        if (e.getType() != FrameworkEvent.WAIT_TIMEDOUT) {
+          break;
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    stopped.countDown();
+  }
+
+  private void stopFramework() {
+    Framework f = framework;
+    if (f == null) {
+      return;
+    }
+    try {
+      f.stop();
+      f.waitForStop(TimeUnit.MINUTES.toMillis(3));
+    } catch (BundleException | InterruptedException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static String seconds(Duration d) {
+    return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      // A temporary directory; the OS cleans it up eventually.
+    }
+  }
+}

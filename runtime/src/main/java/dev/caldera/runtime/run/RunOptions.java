@@ -1,0 +1,40 @@
+package dev.caldera.runtime.run;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * What {@code caldera run} was asked to do.
+ *
+ * @param home the distribution: {@code bundles/} holds the bundles installed at start
+ * @param cluster the manifests the embedded cluster is seeded from
+ * @param workload whether the embedded cluster gets a generated workload
+ * @param deploy the watched directory of plugin bundles
+ * @param adminAddress null for no admin HTTP server
+ * @param adminToken null when bundle installs over HTTP are disabled
+ * @param duration null to run until stopped
+ * @param statusInterval zero for no status lines
+ * @param logFile null for no log file
+ */
+public record RunOptions(
+    Path home,
+    Path conf,
+    Path policies,
+    Path cluster,
+    boolean workload,
+    Path deploy,
+    Duration schedulePeriod,
+    InetSocketAddress adminAddress,
+    String adminToken,
+    boolean shell,
+    Duration duration,
+    Duration statusInterval,
+    Path logFile,
+    boolean echoSessions) {
+
+  /** Where the distribution's bundles are. */
+  public Path bundles() {
+    return home.resolve("bundles");
+  }
+}
