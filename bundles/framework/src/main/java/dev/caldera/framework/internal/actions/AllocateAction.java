@@ -46,13 +46,14 @@ public final class AllocateAction implements Action {
     private final boolean cacheEnabled;
     private final NodeSet nodes;
     private final FailedRoles failedRoles;
-    private final NodeGradients gradients = new NodeGradients();
+    private final NodeGradients gradients;
     private final int[] single = new int[1];
 
     Run(ActionSession session, boolean cacheEnabled) {
       this.session = session;
       this.cacheEnabled = cacheEnabled;
       this.nodes = NodeSet.of(session);
+      this.gradients = new NodeGradients(session.nodes().size());
       this.failedRoles = new FailedRoles(session);
     }
 

@@ -21,8 +21,14 @@ final class NodeGradients {
    */
   static final Status FITS_IDLE = new Status(Status.Code.SUCCESS, List.of("fits idle"));
 
-  private final List<NodeInfo> idle = new ArrayList<>();
-  private final List<NodeInfo> futureIdle = new ArrayList<>();
+  private final List<NodeInfo> idle;
+  private final List<NodeInfo> futureIdle;
+
+  /** Gradients for a session of {@code nodeCount} nodes (the lists never need to grow). */
+  NodeGradients(int nodeCount) {
+    idle = new ArrayList<>(nodeCount);
+    futureIdle = new ArrayList<>(nodeCount);
+  }
 
   /** Splits the feasible nodes of an {@link AllocPredicate} filter. */
   void split(PredicateHelper.Filtered filtered) {

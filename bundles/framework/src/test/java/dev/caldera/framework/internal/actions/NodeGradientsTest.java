@@ -45,7 +45,7 @@ class NodeGradientsTest {
     FakeNode idle2 = node("idle2", 3, 0);
     FakeNode future2 = node("future2", 0, 2);
     FakeTask task = new FakeTask("ns/p").requests("cpu", "2");
-    NodeGradients gradients = new NodeGradients();
+    NodeGradients gradients = new NodeGradients(4);
 
     PredicateHelper.Filtered filtered = filter(task, future1, idle1, full, idle2, future2);
     gradients.split(filtered);
@@ -66,7 +66,7 @@ class NodeGradientsTest {
     session.predicate =
         (t, n) -> n.name().equals("tainted") ? Status.unresolvable("taint") : Status.OK;
     FakeTask task = new FakeTask("ns/p").requests("cpu", "1");
-    NodeGradients gradients = new NodeGradients();
+    NodeGradients gradients = new NodeGradients(4);
 
     gradients.split(filter(task, idle, tainted));
 
@@ -81,7 +81,7 @@ class NodeGradientsTest {
     session.score = (t, n) -> n.name().equals("future") ? 100 : 0;
     FakeTask task = new FakeTask("ns/p").requests("cpu", "2");
 
-    assertThat(new NodeGradients().choose(session, task, filter(task, future, idle)))
+    assertThat(new NodeGradients(4).choose(session, task, filter(task, future, idle)))
         .isSameAs(idle);
     assertThat(session.scoreCalls).as("a single node is taken without scoring").isZero();
   }
@@ -93,7 +93,7 @@ class NodeGradientsTest {
     session.score = (t, n) -> n.name().equals("b") ? 5 : 1;
     FakeTask task = new FakeTask("ns/p").requests("cpu", "2");
 
-    assertThat(new NodeGradients().choose(session, task, filter(task, a, b))).isSameAs(b);
-    assertThat(new NodeGradients().choose(session, task, filter(task))).isNull();
+    assertThat(new NodeGradients(4).choose(session, task, filter(task, a, b))).isSameAs(b);
+    assertThat(new NodeGradients(4).choose(session, task, filter(task))).isNull();
   }
 }
