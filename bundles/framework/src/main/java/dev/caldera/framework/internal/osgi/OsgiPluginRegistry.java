@@ -2,12 +2,8 @@ package dev.caldera.framework.internal.osgi;
 
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
+import dev.caldera.framework.MapPluginRegistry;
 import dev.caldera.framework.PluginRegistry;
-import java.util.Collections;
-import java.util.Map;
-import java.util.Optional;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -25,39 +21,41 @@ import org.osgi.service.component.annotations.ReferencePolicy;
  * its bundle is not stopped, updated or refreshed under the session.
  */
 @Component(service = PluginRegistry.class)
-public final class OsgiPluginRegistry implements PluginRegistry {
+public final class OsgiPluginRegistry extends MapPluginRegistry {
 
   /** How long a withdrawing bundle waits for the sessions in flight. */
   static final long WITHDRAW_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(60);
 
-  private final Map<String, PluginFactory> plugins = new ConcurrentSkipListMap<>();
-  private final Map<String, Action> actions = new ConcurrentSkipListMap<>();
+  public OsgiPluginRegistry() {
+    super(new ConcurrentSkipListMap<>(), new ConcurrentSkipListMap<>());
+  }
+
   private final Object lock = new Object();
   private int sessionsInFlight;
   private int withdrawals;
 
   @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
   void addPlugin(PluginFactory factory) {
-    plugins.put(factory.name(), factory);
+    plugins().put(factory.name(), factory);
   }
 
   void removePlugin(PluginFactory factory) {
     synchronized (lock) {
       awaitNoSession();
-      plugins.remove(factory.name(), factory);
+      plugins().remove(factory.name(), factory);
       withdrawn();
     }
   }
 
   @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
   void addAction(Action action) {
-    actions.put(action.name(), action);
+    actions().put(action.name(), action);
   }
 
   void removeAction(Action action) {
     synchronized (lock) {
       awaitNoSession();
-      actions.remove(action.name(), action);
+      actions().remove(action.name(), action);
       withdrawn();
     }
   }
@@ -112,28 +110,8 @@ public final class OsgiPluginRegistry implements PluginRegistry {
   }
 
   @Override
-  public Optional<PluginFactory> plugin(String name) {
-    return Optional.ofNullable(plugins.get(name));
-  }
-
-  @Override
-  public Optional<Action> action(String name) {
-    return Optional.ofNullable(actions.get(name));
-  }
-
-  @Override
-  public SortedSet<String> pluginNames() {
-    return Collections.unmodifiableSortedSet(new TreeSet<>(plugins.keySet()));
-  }
-
-  @Override
-  public SortedSet<String> actionNames() {
-    return Collections.unmodifiableSortedSet(new TreeSet<>(actions.keySet()));
-  }
-
-  @Override
   public String origin(String pluginName) {
-    PluginFactory f = plugins.get(pluginName);
+    PluginFactory f = plugins().get(pluginName);
     if (f == null) {
       return "missing";
     }
