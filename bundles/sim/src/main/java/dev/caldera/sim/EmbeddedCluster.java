@@ -14,8 +14,9 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.sim.internal.Admission;
+import dev.caldera.framework.admission.Admission;
 import dev.caldera.sim.internal.Pods;
+import dev.caldera.sim.internal.ScenarioAdmission;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,7 +86,7 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
     clock = now;
     List<Pod> visible = new ArrayList<>();
     for (Pod p : pods.values()) {
-      if (Admission.SCHEDULER_NAME.equals(p.schedulerName()) || !p.nodeName().isEmpty()) {
+      if (ScenarioAdmission.SCHEDULER_NAME.equals(p.schedulerName()) || !p.nodeName().isEmpty()) {
         visible.add(p);
       }
     }

@@ -3,7 +3,7 @@ package dev.caldera.sim;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.sim.internal.Admission;
+import dev.caldera.framework.admission.Admission;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

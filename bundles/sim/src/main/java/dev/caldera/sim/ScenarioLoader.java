@@ -9,10 +9,10 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.SchedulerConf;
-import dev.caldera.sim.internal.Admission;
 import dev.caldera.sim.internal.ExpectationsReader;
 import dev.caldera.sim.internal.Fields;
 import dev.caldera.sim.internal.ObjectsReader;
+import dev.caldera.sim.internal.ScenarioAdmission;
 import dev.caldera.sim.internal.StateBuilder;
 import dev.caldera.sim.internal.YamlTrees;
 import java.io.IOException;
@@ -91,7 +91,7 @@ public final class ScenarioLoader {
       throw f.error("sessions", "expected a number of sessions of at least 1, got " + sessions);
     }
     StateBuilder state = ObjectsReader.read(source, objects);
-    Admission.admit(state, conf.hierarchyEnabled("capacity"));
+    ScenarioAdmission.admit(state, conf.hierarchyEnabled("capacity"));
     ClusterState initial = state.build();
     Instant now = f.time(root.get("now"), "now");
     if (now == null) {

@@ -4,7 +4,6 @@ import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeMetrics;
-import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodDisruptionBudget;
 import dev.caldera.api.model.PodGroup;
@@ -12,6 +11,9 @@ import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.admission.Admission;
+import dev.caldera.framework.admission.ImplicitGroupNaming;
+import dev.caldera.framework.admission.PodCopies;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -193,7 +195,9 @@ final class ClusterCache {
    * (implicit ones added), queues (an open {@code default} if there is none) and the rest.
    */
   synchronized ClusterSnapshot snapshot(Set<String> schedulerNames, Instant now) {
-    PriorityClass globalDefault = KubeAdmission.globalDefault(priorityClasses.values());
+    Admission admission =
+        new Admission(
+            priorityClasses.values(), preemptionPolicies, ImplicitGroupNaming.CONTROLLER_UID);
     Map<String, PodGroup> groups = new LinkedHashMap<>(podGroups);
     List<Pod> visible = new ArrayList<>(pods.size());
     for (Pod p : pods.values()) {
@@ -202,18 +206,10 @@ final class ClusterCache {
       if (!ours && v.nodeName().isEmpty()) {
         continue;
       }
-      v = KubeAdmission.withPriority(v, priorityClasses, globalDefault, preemptionPolicies);
-      if (ours && !KubeAdmission.hasGroup(v)) {
-        PodGroup implicit = KubeAdmission.implicitGroup(v);
-        groups.putIfAbsent(implicit.key(), implicit);
-        v =
-            KubeAdmission.withAnnotation(
-                v, KubeAdmission.GROUP_ANNOTATION, implicit.metadata().name());
-      }
-      visible.add(v);
+      visible.add(admission.admit(v, ours, groups));
     }
-    List<Queue> qs =
-        queues.isEmpty() ? List.of(KubeAdmission.defaultQueue()) : List.copyOf(queues.values());
+    // Only a missing default queue is stood in for; root is left to the cluster's controllers.
+    List<Queue> qs = List.copyOf(Admission.withDefaultQueues(List.copyOf(queues.values()), false));
     ClusterInfo info =
         new ClusterInfo(
             List.copyOf(priorityClasses.values()),
@@ -233,42 +229,8 @@ final class ClusterCache {
     }
     Instant evicted = evictionsInFlight.get(p.key());
     if (evicted != null && p.metadata().deletionTimestamp() == null) {
-      p = deleting(p, evicted);
+      p = PodCopies.withDeletionTimestamp(p, evicted);
     }
     return p;
-  }
-
-  private static Pod deleting(Pod p, Instant when) {
-    ObjectMeta m = p.metadata();
-    ObjectMeta meta =
-        new ObjectMeta(
-            m.name(),
-            m.namespace(),
-            m.uid(),
-            m.creationTimestamp(),
-            when,
-            m.labels(),
-            m.annotations(),
-            m.ownerReferences());
-    return new Pod(
-        meta,
-        p.schedulerName(),
-        p.nodeName(),
-        p.priority(),
-        p.priorityClassName(),
-        p.preemptionPolicy(),
-        p.nodeSelector(),
-        p.nodeAffinity(),
-        p.podAffinity(),
-        p.podAntiAffinity(),
-        p.tolerations(),
-        p.containers(),
-        p.initContainers(),
-        p.topologySpreadConstraints(),
-        p.overhead(),
-        p.schedulingGates(),
-        p.phase(),
-        p.nominatedNodeName(),
-        p.conditions());
   }
 }

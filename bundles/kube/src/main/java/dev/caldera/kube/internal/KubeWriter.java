@@ -6,6 +6,7 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.admission.Conditions;
 import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -261,7 +262,7 @@ final class KubeWriter {
     Instant now = clock.instant();
     List<PodCondition> conditions = pod.conditions();
     if (update.condition() != null) {
-      conditions = withCondition(conditions, update.condition(), now);
+      conditions = Conditions.replace(conditions, update.condition(), now);
     }
     String nominated =
         update.nominatedNodeName() == null || update.nominatedNodeName().isEmpty()
@@ -306,7 +307,7 @@ final class KubeWriter {
     List<PodCondition> conditions = new ArrayList<>();
     List<Map<String, Object>> written = new ArrayList<>();
     for (PodCondition c : s.conditions() == null ? pg.conditions() : s.conditions()) {
-      PodCondition timed = c.lastTransitionTime() == null ? since(pg.conditions(), c, now) : c;
+      PodCondition timed = Conditions.timed(pg.conditions(), c, now);
       conditions.add(timed);
       Map<String, Object> m = condition(timed);
       if (c.lastTransitionTime() == null) {
@@ -481,38 +482,6 @@ final class KubeWriter {
   }
 
   // ---- helpers -------------------------------------------------------------------------------
-
-  /** The condition replacing the one of its type; its time is the old one's if status held. */
-  private static List<PodCondition> withCondition(
-      List<PodCondition> conditions, PodCondition c, Instant now) {
-    PodCondition timed = c.lastTransitionTime() == null ? since(conditions, c, now) : c;
-    List<PodCondition> out = new ArrayList<>();
-    boolean replaced = false;
-    for (PodCondition old : conditions) {
-      if (old.type().equals(c.type())) {
-        out.add(timed);
-        replaced = true;
-      } else {
-        out.add(old);
-      }
-    }
-    if (!replaced) {
-      out.add(timed);
-    }
-    return out;
-  }
-
-  private static PodCondition since(List<PodCondition> old, PodCondition c, Instant now) {
-    Instant t = now;
-    for (PodCondition o : old) {
-      if (o.type().equals(c.type())
-          && Objects.equals(o.status(), c.status())
-          && o.lastTransitionTime() != null) {
-        t = o.lastTransitionTime();
-      }
-    }
-    return new PodCondition(c.type(), c.status(), c.reason(), c.message(), t);
-  }
 
   private static Map<String, Object> condition(PodCondition c) {
     Map<String, Object> m = new LinkedHashMap<>();

@@ -7,6 +7,9 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
+import dev.caldera.framework.admission.Admission;
+import dev.caldera.framework.admission.ImplicitGroupNaming;
+import dev.caldera.framework.admission.PodRequests;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
@@ -219,9 +222,13 @@ class ConvertersTest {
                 .withUid("q-uid")
                 .endMetadata()
                 .build());
-    assertThat(KubeAdmission.implicitGroupName(owned)).isEqualTo("podgroup-rs-uid");
-    assertThat(KubeAdmission.implicitGroupName(alone)).isEqualTo("podgroup-q-uid");
-    assertThat(KubeAdmission.implicitGroup(alone).metadata().ownerReferences())
+    assertThat(ImplicitGroupNaming.CONTROLLER_UID.groupName(owned)).isEqualTo("podgroup-rs-uid");
+    assertThat(ImplicitGroupNaming.CONTROLLER_UID.groupName(alone)).isEqualTo("podgroup-q-uid");
+    assertThat(
+            new Admission(List.of(), Map.of(), ImplicitGroupNaming.CONTROLLER_UID)
+                .implicitGroup(alone)
+                .metadata()
+                .ownerReferences())
         .singleElement()
         .satisfies(o -> assertThat(o.kind()).isEqualTo("Pod"));
   }
@@ -255,7 +262,7 @@ class ConvertersTest {
                 .endSpec()
                 .build());
     // max(1 + 0.5 sidecar, 3) + 0.1 overhead
-    assertThat(KubeAdmission.requests(p)).containsEntry("cpu", Quantity.parse("3.1"));
+    assertThat(PodRequests.of(p)).containsEntry("cpu", Quantity.parse("3.1"));
   }
 
   @Test
@@ -264,23 +271,22 @@ class ConvertersTest {
     PriorityClass d1 = new PriorityClass("d1", 50, true);
     PriorityClass d2 = new PriorityClass("d2", 20, true);
     Map<String, PriorityClass> classes = Map.of("high", high, "d1", d1, "d2", d2);
-    PriorityClass globalDefault = KubeAdmission.globalDefault(classes.values());
-    assertThat(globalDefault).isEqualTo(d2);
+    assertThat(Admission.globalDefault(classes.values())).isEqualTo(d2);
+    Admission admission =
+        new Admission(classes.values(), Map.of(), ImplicitGroupNaming.CONTROLLER_UID);
 
     Pod named = pod("high", null);
     Pod unnamed = pod(null, null);
     Pod unknown = pod("nope", null);
     Pod explicit = pod("high", 3);
-    assertThat(KubeAdmission.withPriority(named, classes, globalDefault, Map.of()).priority())
-        .isEqualTo(100);
-    assertThat(KubeAdmission.withPriority(unnamed, classes, globalDefault, Map.of()).priority())
-        .isEqualTo(20);
-    assertThat(KubeAdmission.withPriority(unknown, classes, globalDefault, Map.of()).priority())
-        .isNull();
-    assertThat(KubeAdmission.withPriority(explicit, classes, globalDefault, Map.of()).priority())
-        .isEqualTo(3);
+    assertThat(admission.withPriority(named).priority()).isEqualTo(100);
+    assertThat(admission.withPriority(unnamed).priority()).isEqualTo(20);
+    assertThat(admission.withPriority(unknown).priority()).isNull();
+    assertThat(admission.withPriority(explicit).priority()).isEqualTo(3);
     assertThat(
-            KubeAdmission.withPriority(named, classes, globalDefault, Map.of("high", "Never"))
+            new Admission(
+                    classes.values(), Map.of("high", "Never"), ImplicitGroupNaming.CONTROLLER_UID)
+                .withPriority(named)
                 .preemptionPolicy())
         .isEqualTo("Never");
   }

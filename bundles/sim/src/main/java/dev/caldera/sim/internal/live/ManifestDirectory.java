@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.caldera.sim.ClusterState;
 import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
-import dev.caldera.sim.internal.Admission;
 import dev.caldera.sim.internal.ObjectsReader;
+import dev.caldera.sim.internal.ScenarioAdmission;
 import dev.caldera.sim.internal.StateBuilder;
 import dev.caldera.sim.internal.YamlTrees;
 import java.io.IOException;
@@ -59,7 +59,7 @@ public final class ManifestDirectory {
       }
       state.addAll(ObjectsReader.read(file.toString(), objects));
     }
-    Admission.admit(state, false);
+    ScenarioAdmission.admit(state, false);
     return state.build();
   }
 

@@ -1,4 +1,4 @@
-package dev.caldera.sim.internal;
+package dev.caldera.framework.admission;
 
 import dev.caldera.api.model.Container;
 import dev.caldera.api.model.Pod;
@@ -8,15 +8,21 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A pod's total request as Kubernetes computes it ({@code resourcehelper.PodRequests}): the
- * containers and sidecar init containers run together, each other init container runs alone after
- * the sidecars started before it, the larger of the two counts, plus the overhead.
+ * A pod's total request as Kubernetes computes it ({@code resourcehelper.PodRequests}), exactly and
+ * per resource name: the containers and sidecar init containers run together, each other init
+ * container runs alone after the sidecars started before it, the larger of the two counts, plus the
+ * overhead. Unlike {@link Pod#request()} (Volcano's scheduler-side {@code GetPodResourceRequest})
+ * it adds no {@code pods} and keeps exact quantities: it is what the pod group controller writes
+ * into an implicit group's {@code minResources}.
  */
 public final class PodRequests {
 
   private PodRequests() {}
 
-  /** The pod's request, resource name → quantity, in first-seen order. */
+  /**
+   * The pod's request, resource name → quantity. Quantities are spelled as Kubernetes would print
+   * them ({@code 1Gi} for memory and storage, {@code 1500m} for milli values).
+   */
   public static Map<String, Quantity> of(Pod pod) {
     Map<String, BigDecimal> reqs = new LinkedHashMap<>();
     for (Container c : pod.containers()) {
@@ -50,12 +56,17 @@ public final class PodRequests {
   private static Quantity quantity(String name, BigDecimal amount) {
     BigDecimal milli = amount.movePointRight(3);
     boolean whole = amount.stripTrailingZeros().scale() <= 0;
-    if (whole && (name.equals("memory") || name.endsWith("storage"))) {
-      return Quantity.ofBytes(amount.longValueExact());
+    try {
+      if (whole && (name.equals("memory") || name.endsWith("storage"))) {
+        return Quantity.ofBytes(amount.longValueExact());
+      }
+      if (milli.stripTrailingZeros().scale() <= 0) {
+        return Quantity.ofMilli(milli.longValueExact());
+      }
+      return Quantity.parse(amount.toPlainString());
+    } catch (ArithmeticException beyondLong) {
+      // A live cluster may hold anything: keep the exact value, in plain spelling.
+      return Quantity.parse(amount.stripTrailingZeros().toPlainString());
     }
-    if (milli.stripTrailingZeros().scale() <= 0) {
-      return Quantity.ofMilli(milli.longValueExact());
-    }
-    return Quantity.parse(amount.toPlainString());
   }
 }
