@@ -7,6 +7,14 @@ package dev.caldera.dsl.internal.eval;
 public final class ClassifierEval {
 
   private final Source[] sources;
+
+  /**
+   * The first two sources in fields: most classifiers have one or two, and a call site per field
+   * sees one source class where a loop over the array would see every class.
+   */
+  private final Source first;
+
+  private final Source second;
   private final String[] classNames;
   private final int otherwise;
   private final String[] sourceTexts;
@@ -34,6 +42,8 @@ public final class ClassifierEval {
               ? new Direct(sources[i], this.classNames)
               : new Mapped(sources[i], intern(keys[i]), values[i]);
     }
+    this.first = this.sources.length > 0 ? this.sources[0] : null;
+    this.second = this.sources.length > 1 ? this.sources[1] : null;
     this.otherwise = otherwise;
     this.sourceTexts = sourceTexts.clone();
     this.lines = lines.clone();
@@ -56,27 +66,47 @@ public final class ClassifierEval {
     abstract int classify(Frame f);
   }
 
+  /**
+   * The index in {@code keys} of {@code v}, or -1: compares the (cached) hash codes first, as a
+   * string switch does, so that a value matching no key costs no {@code equals} call.
+   */
+  static int indexOf(String[] keys, int[] hashes, String v) {
+    int h = v.hashCode();
+    for (int j = 0; j < hashes.length; j++) {
+      if (hashes[j] == h) {
+        String k = keys[j];
+        if (k == v || k.equals(v)) {
+          return j;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private static int[] hashes(String[] keys) {
+    int[] out = new int[keys.length];
+    for (int j = 0; j < keys.length; j++) {
+      out[j] = keys[j].hashCode();
+    }
+    return out;
+  }
+
   /** {@code from EXPR}: the value must be a declared class name. */
   private static final class Direct extends Source {
     private final StrNode value;
     private final String[] names;
+    private final int[] hashes;
 
     Direct(StrNode value, String[] names) {
       this.value = value;
       this.names = names;
+      this.hashes = hashes(names);
     }
 
     @Override
     int classify(Frame f) {
       String v = value.eval(f);
-      if (v != null) {
-        for (int c = 0; c < names.length; c++) {
-          if (names[c].equals(v)) {
-            return c;
-          }
-        }
-      }
-      return -1;
+      return v == null ? -1 : indexOf(names, hashes, v);
     }
   }
 
@@ -84,25 +114,24 @@ public final class ClassifierEval {
   private static final class Mapped extends Source {
     private final StrNode value;
     private final String[] keys;
+    private final int[] hashes;
     private final int[] classes;
 
     Mapped(StrNode value, String[] keys, int[] classes) {
       this.value = value;
       this.keys = keys;
+      this.hashes = hashes(keys);
       this.classes = classes.clone();
     }
 
     @Override
     int classify(Frame f) {
       String v = value.eval(f);
-      if (v != null) {
-        for (int j = 0; j < keys.length; j++) {
-          if (keys[j].equals(v)) {
-            return classes[j];
-          }
-        }
+      if (v == null) {
+        return -1;
       }
-      return -1;
+      int j = indexOf(keys, hashes, v);
+      return j < 0 ? -1 : classes[j];
     }
   }
 
@@ -118,8 +147,21 @@ public final class ClassifierEval {
 
   /** The class index of the frame's subject. */
   public int classify(Frame f) {
-    for (Source s : sources) {
-      int k = s.classify(f);
+    if (first != null) {
+      int k = first.classify(f);
+      if (k >= 0) {
+        return k;
+      }
+      if (second != null) {
+        k = second.classify(f);
+        if (k >= 0) {
+          return k;
+        }
+      }
+    }
+    Source[] all = sources;
+    for (int i = 2; i < all.length; i++) {
+      int k = all[i].classify(f);
       if (k >= 0) {
         return k;
       }

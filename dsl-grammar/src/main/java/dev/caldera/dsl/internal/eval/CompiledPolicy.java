@@ -140,11 +140,42 @@ public final class CompiledPolicy implements Policy {
       f.start();
       f.bind(Frame.SUBJECT, reclaimer);
       int[][] row = program.reclaimRow(f);
+      if (row == null) {
+        return general(f, candidates);
+      }
+      int all = program.reclaimRowDecision(f);
+      if (all == Program.DENY) {
+        return NONE;
+      }
+      int[] fixed = program.reclaimFixedRow(f);
+      int c = program.reclaimClassifier();
       List<TaskInfo> allowed = null;
       for (int i = 0, n = candidates.size(); i < n; i++) {
         TaskInfo candidate = candidates.get(i);
-        f.bind(Frame.OBJECT, candidate);
-        if (program.allowsReclaim(f, row)) {
+        boolean allow = all == Program.ALLOW;
+        if (!allow) {
+          f.bindObject(candidate);
+          int b = c < 0 ? 0 : f.objectClass(c);
+          int d = fixed[b];
+          allow = d == Program.EVALUATE ? program.evaluateReclaim(f, row[b]) : d == Program.ALLOW;
+        }
+        if (allow) {
+          if (allowed == null) {
+            allowed = new ArrayList<>(n - i);
+          }
+          allowed.add(candidate);
+        }
+      }
+      return allowed == null ? NONE : Victims.permit(allowed);
+    }
+
+    /** Rules whose patterns use several classifiers: every pair goes through the rules. */
+    private Victims general(Frame f, List<TaskInfo> candidates) {
+      List<TaskInfo> allowed = null;
+      for (int i = 0, n = candidates.size(); i < n; i++) {
+        TaskInfo candidate = candidates.get(i);
+        f.bindObject(candidate);
+        if (program.allowsReclaim(f)) {
           if (allowed == null) {
             allowed = new ArrayList<>(n - i);
           }

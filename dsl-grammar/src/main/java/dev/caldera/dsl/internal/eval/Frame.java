@@ -69,21 +69,31 @@ public final class Frame {
   /** Makes {@code task} the subject of {@code slot}, forgetting what the previous one led to. */
   void bind(int slot, TaskInfo task) {
     if (slot == SUBJECT) {
-      subject = task;
-      subjectJobKnown = false;
-      subjectQueueKnown = false;
-      subjectNodeKnown = false;
-      for (int c = 0; c < classifiers; c++) {
-        subjectClasses[c] = -1;
-      }
+      bindSubject(task);
     } else {
-      object = task;
-      objectJobKnown = false;
-      objectQueueKnown = false;
-      objectNodeKnown = false;
-      for (int c = 0; c < classifiers; c++) {
-        objectClasses[c] = -1;
-      }
+      bindObject(task);
+    }
+  }
+
+  private void bindSubject(TaskInfo task) {
+    subject = task;
+    subjectJobKnown = false;
+    subjectQueueKnown = false;
+    subjectNodeKnown = false;
+    for (int c = 0; c < classifiers; c++) {
+      subjectClasses[c] = -1;
+    }
+  }
+
+  /** As {@code bind(OBJECT, task)}: the reclaim loop calls it once per candidate. */
+  void bindObject(TaskInfo task) {
+    object = task;
+    objectJobKnown = false;
+    objectQueueKnown = false;
+    objectNodeKnown = false;
+    int[] classes = objectClasses;
+    for (int c = 0; c < classes.length; c++) {
+      classes[c] = -1;
     }
   }
 

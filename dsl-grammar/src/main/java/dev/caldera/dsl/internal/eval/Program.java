@@ -53,6 +53,17 @@ public final class Program {
   private final int reclaimClassifier;
 
   private final int[][][] reclaimTable;
+
+  /**
+   * Beside {@link #reclaimTable}: per reclaimer class, per reclaimee class, {@link #ALLOW} or
+   * {@link #DENY} when the first applicable rule has no condition (or none applies, so {@code
+   * otherwise} decides), else {@link #EVALUATE}.
+   */
+  private final int[][] reclaimFixed;
+
+  /** Per reclaimer class, the decision shared by every reclaimee class, or {@link #EVALUATE}. */
+  private final int[] reclaimRowFixed;
+
   private final int preemptiveClassifier;
   private final int[][] preemptiveTable;
 
@@ -81,6 +92,8 @@ public final class Program {
     this.usesAllocation = usesAllocation;
     this.reclaimClassifier = soleClassifier(reclaim);
     this.reclaimTable = reclaimClassifier == MIXED ? null : reclaimTable();
+    this.reclaimFixed = reclaimTable == null ? null : reclaimFixed();
+    this.reclaimRowFixed = reclaimTable == null ? null : reclaimRowFixed(reclaimFixed);
     this.preemptiveClassifier = soleClassifier(preemptive);
     this.preemptiveTable = preemptiveClassifier == MIXED ? null : preemptiveTable();
   }
@@ -126,6 +139,43 @@ public final class Program {
       }
     }
     return table;
+  }
+
+  static final int DENY = 0;
+  static final int ALLOW = 1;
+  static final int EVALUATE = -1;
+
+  private int[][] reclaimFixed() {
+    boolean otherwise = reclaimBlock != null && reclaimBlock.otherwise();
+    int[][] fixed = new int[reclaimTable.length][];
+    for (int a = 0; a < fixed.length; a++) {
+      fixed[a] = new int[reclaimTable[a].length];
+      for (int b = 0; b < fixed[a].length; b++) {
+        int[] rules = reclaimTable[a][b];
+        if (rules.length == 0) {
+          fixed[a][b] = otherwise ? ALLOW : DENY;
+        } else if (reclaim[rules[0]].when() == null) {
+          fixed[a][b] = reclaim[rules[0]].allow() ? ALLOW : DENY;
+        } else {
+          fixed[a][b] = EVALUATE;
+        }
+      }
+    }
+    return fixed;
+  }
+
+  private static int[] reclaimRowFixed(int[][] fixed) {
+    int[] out = new int[fixed.length];
+    for (int a = 0; a < fixed.length; a++) {
+      int d = fixed[a].length == 0 ? EVALUATE : fixed[a][0];
+      for (int b = 1; b < fixed[a].length && d != EVALUATE; b++) {
+        if (fixed[a][b] != d) {
+          d = EVALUATE;
+        }
+      }
+      out[a] = d;
+    }
+    return out;
   }
 
   private int[][] preemptiveTable() {
@@ -209,6 +259,45 @@ public final class Program {
     return reclaimTable[reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier)];
   }
 
+  /**
+   * The reclaim classifier when the rules' patterns name exactly one, else -1 (none, or several:
+   * see {@link #reclaimRow}).
+   */
+  int reclaimClassifier() {
+    return reclaimTable == null ? -1 : reclaimClassifier;
+  }
+
+  /**
+   * The precomputed decisions of the frame's reclaimer per reclaimee class ({@link #ALLOW}, {@link
+   * #DENY} or {@link #EVALUATE}), or null when the rules' patterns use several classifiers.
+   */
+  int[] reclaimFixedRow(Frame f) {
+    if (reclaimTable == null) {
+      return null;
+    }
+    return reclaimFixed[reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier)];
+  }
+
+  /**
+   * The decision the frame's reclaimer gets for every reclaimee, or {@link #EVALUATE} when it
+   * depends on the reclaimee (always for mixed classifiers).
+   */
+  int reclaimRowDecision(Frame f) {
+    if (reclaimTable == null) {
+      return EVALUATE;
+    }
+    return reclaimRowFixed[reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier)];
+  }
+
+  /**
+   * Whether the frame's reclaimer may reclaim the frame's reclaimee of class {@code b}, when the
+   * reclaimer's fixed row says {@link #EVALUATE} for it.
+   */
+  boolean evaluateReclaim(Frame f, int[] rules) {
+    int i = first(reclaim, rules, f);
+    return i < 0 ? reclaimBlock.otherwise() : reclaim[i].allow();
+  }
+
   /** As {@link #allowsReclaim(Frame)}, with the reclaimer's row of the rule table. */
   boolean allowsReclaim(Frame f, int[][] row) {
     if (row == null) {
@@ -247,7 +336,8 @@ public final class Program {
 
   /** The first of {@code candidates} whose condition holds, or -1. */
   private static int first(Rule[] rules, int[] candidates, Frame f) {
-    for (int i : candidates) {
+    for (int j = 0; j < candidates.length; j++) {
+      int i = candidates[j];
       BoolNode when = rules[i].when();
       if (when == null || when.eval(f)) {
         return i;
