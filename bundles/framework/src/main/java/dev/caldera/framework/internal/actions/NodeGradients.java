@@ -4,7 +4,6 @@ import dev.caldera.api.action.ActionSession;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,22 +18,24 @@ final class NodeGradients {
    * The success {@link AllocPredicate} returns for a node whose idle holds the task (compared by
    * identity; its reason is never shown).
    */
-  static final Status FITS_IDLE = new Status(Status.Code.SUCCESS, List.of("fits idle"));
+  static final Status FITS_IDLE = PredicateHelper.FITS_TAGGED;
 
-  private final List<NodeInfo> idle;
-  private final List<NodeInfo> futureIdle;
+  private final int[] idleIndices;
+  private final int[] futureIdleIndices;
+  private List<NodeInfo> idle = List.of();
+  private List<NodeInfo> futureIdle = List.of();
 
-  /** Gradients for a session of {@code nodeCount} nodes (the lists never need to grow). */
+  /** Gradients for a session of {@code nodeCount} nodes. */
   NodeGradients(int nodeCount) {
-    idle = new ArrayList<>(nodeCount);
-    futureIdle = new ArrayList<>(nodeCount);
+    idleIndices = new int[nodeCount];
+    futureIdleIndices = new int[nodeCount];
   }
 
   /** Splits the feasible nodes of an {@link AllocPredicate} filter. */
   void split(PredicateHelper.Filtered filtered) {
-    idle.clear();
-    futureIdle.clear();
-    filtered.partition(FITS_IDLE, idle, futureIdle);
+    long counts = filtered.partition(idleIndices, futureIdleIndices);
+    idle = filtered.nodes().view(idleIndices, (int) (counts >>> 32));
+    futureIdle = filtered.nodes().view(futureIdleIndices, (int) counts);
   }
 
   /** The nodes whose idle holds the request, after {@link #split}. */

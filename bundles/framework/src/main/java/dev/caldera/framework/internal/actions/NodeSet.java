@@ -19,6 +19,7 @@ final class NodeSet {
   private final int[] all;
   private final Map<String, Integer> index;
   private final Status[] scratch;
+  private final byte[] outcomes;
 
   NodeSet(List<NodeInfo> nodes) {
     this.nodes = nodes.toArray(new NodeInfo[0]);
@@ -29,6 +30,7 @@ final class NodeSet {
       index.put(this.nodes[i].name(), i);
     }
     this.scratch = new Status[this.nodes.length];
+    this.outcomes = new byte[this.nodes.length];
   }
 
   static NodeSet of(ActionSession session) {
@@ -75,5 +77,26 @@ final class NodeSet {
   /** A buffer with one slot per node, shared by the filters of one action run. */
   Status[] scratch() {
     return scratch;
+  }
+
+  /** A buffer of per-node check outcomes, shared like {@link #scratch()}. */
+  byte[] outcomes() {
+    return outcomes;
+  }
+
+  /** A read-only list of the nodes at {@code indices[0..count)}, backed by the array. */
+  List<NodeInfo> view(int[] indices, int count) {
+    return new java.util.AbstractList<>() {
+      @Override
+      public NodeInfo get(int i) {
+        java.util.Objects.checkIndex(i, count);
+        return nodes[indices[i]];
+      }
+
+      @Override
+      public int size() {
+        return count;
+      }
+    };
   }
 }

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 
 /**
@@ -25,6 +26,16 @@ final class PredicateHelper {
 
   /** Below this many candidates the checks run on the calling thread. */
   static final int PARALLEL_THRESHOLD = 256;
+
+  /**
+   * A success a check may return to tag a node (allocate: the node's idle holds the task); compared
+   * by identity, its reason is never shown.
+   */
+  static final Status FITS_TAGGED = new Status(Status.Code.SUCCESS, List.of("fits idle"));
+
+  private static final byte FAILED = 0;
+  private static final byte PASSED = 1;
+  private static final byte TAGGED = 2;
 
   /** Checks one node for a task: {@link Status#OK} keeps it, anything else rejects it. */
   @FunctionalInterface
@@ -44,22 +55,35 @@ final class PredicateHelper {
   /** Checks the nodes {@code candidates[0..count)} (indices into the node set, in order). */
   Filtered filter(TaskInfo task, int[] candidates, int count, NodeCheck check) {
     Status[] results = nodes.scratch();
+    byte[] outcomes = nodes.outcomes();
     String cacheKey = cacheEnabled && !task.taskRole().isEmpty() ? cacheKey(task) : null;
     Status[] cached = cacheKey == null ? null : errorCache.get(cacheKey);
+    // Successes are recorded as bytes: storing a reference per node per task into a long-lived
+    // array costs a GC write barrier each time, and the common outcome needs none.
+    IntConsumer checkAt =
+        k -> {
+          Status s = checkOne(task, candidates[k], cached, check);
+          if (s == FITS_TAGGED) {
+            outcomes[k] = TAGGED;
+          } else if (s.isSuccess()) {
+            outcomes[k] = PASSED;
+          } else {
+            outcomes[k] = FAILED;
+            results[k] = s;
+          }
+        };
     if (count >= PARALLEL_THRESHOLD) {
-      IntStream.range(0, count)
-          .parallel()
-          .forEach(k -> results[k] = checkOne(task, candidates[k], cached, check));
+      IntStream.range(0, count).parallel().forEach(checkAt);
     } else {
       for (int k = 0; k < count; k++) {
-        results[k] = checkOne(task, candidates[k], cached, check);
+        checkAt.accept(k);
       }
     }
     if (cacheKey != null) {
       Status[] cache = cached;
       for (int k = 0; k < count; k++) {
-        Status s = results[k];
-        if (!s.isSuccess()) {
+        if (outcomes[k] == FAILED) {
+          Status s = results[k];
           if (cache == null) {
             cache = new Status[nodes.size()];
             errorCache.put(cacheKey, cache);
@@ -68,7 +92,7 @@ final class PredicateHelper {
         }
       }
     }
-    return new Filtered(candidates, count, results);
+    return new Filtered(candidates, count, results, outcomes);
   }
 
   /** Checks every node. */
@@ -94,11 +118,18 @@ final class PredicateHelper {
     private final int[] candidates;
     private final int count;
     private final Status[] results;
+    private final byte[] outcomes;
 
-    private Filtered(int[] candidates, int count, Status[] results) {
+    private Filtered(int[] candidates, int count, Status[] results, byte[] outcomes) {
       this.candidates = candidates;
       this.count = count;
       this.results = results;
+      this.outcomes = outcomes;
+    }
+
+    /** The node set the indices refer to. */
+    NodeSet nodes() {
+      return nodes;
     }
 
     /** Whether any node passed. */
@@ -107,7 +138,7 @@ final class PredicateHelper {
         return !feasible.isEmpty();
       }
       for (int k = 0; k < count; k++) {
-        if (results[k].isSuccess()) {
+        if (outcomes[k] != FAILED) {
           return true;
         }
       }
@@ -119,7 +150,7 @@ final class PredicateHelper {
       if (feasible == null) {
         feasible = new ArrayList<>();
         for (int k = 0; k < count; k++) {
-          if (results[k].isSuccess()) {
+          if (outcomes[k] != FAILED) {
             feasible.add(nodes.get(candidates[k]));
           }
         }
@@ -128,24 +159,27 @@ final class PredicateHelper {
     }
 
     /**
-     * Adds the feasible nodes, in order, to {@code tagged} when their check returned exactly {@code
-     * tag}, else to {@code others}.
+     * Writes the node indices of the feasible nodes, in order, to {@code tagged} when their check
+     * returned exactly {@link #FITS_TAGGED}, else to {@code others}; returns the two counts.
      */
-    void partition(Status tag, List<NodeInfo> tagged, List<NodeInfo> others) {
+    long partition(int[] tagged, int[] others) {
+      int t = 0;
+      int o = 0;
       for (int k = 0; k < count; k++) {
-        Status s = results[k];
-        if (s == tag) {
-          tagged.add(nodes.get(candidates[k]));
-        } else if (s.isSuccess()) {
-          others.add(nodes.get(candidates[k]));
+        byte outcome = outcomes[k];
+        if (outcome == TAGGED) {
+          tagged[t++] = candidates[k];
+        } else if (outcome == PASSED) {
+          others[o++] = candidates[k];
         }
       }
+      return ((long) t << 32) | o;
     }
 
     /** Records the failure of every rejected node as the task's fit error on that node. */
     void recordFailures(ActionSession session, TaskInfo task) {
       for (int k = 0; k < count; k++) {
-        if (!results[k].isSuccess()) {
+        if (outcomes[k] == FAILED) {
           session.recordFitError(task, nodes.get(candidates[k]).name(), results[k]);
         }
       }

@@ -25,6 +25,7 @@ final class BatchScorer implements BatchNodeOrderFn {
   private final ClusterState cluster;
   private NodeState[] nodes = new NodeState[0];
   private int[] positions = new int[0];
+  private int[] candidateIndex = new int[0];
   private long[] total = new long[0];
   private long[] raw = new long[0];
 
@@ -43,6 +44,7 @@ final class BatchScorer implements BatchNodeOrderFn {
       if (nodes.length < size) {
         nodes = new NodeState[size];
         positions = new int[size];
+        candidateIndex = new int[size];
         total = new long[size];
         raw = new long[size];
       }
@@ -53,14 +55,17 @@ final class BatchScorer implements BatchNodeOrderFn {
       int least = weights.leastRequested();
       int most = weights.mostRequested();
       int balanced = request.bestEffortForBalance() ? 0 : weights.balancedResource();
-      NodeState[] found = nodes;
+      // Positions, not references, are stored per candidate: a reference store into this
+      // long-lived array costs a GC write barrier, and most tasks need no node array at all.
+      int[] slots = positions;
       long[] sums = total;
       IntConsumer mapAndScore =
           i -> {
-            NodeState node = cluster.node(candidates.get(i));
-            found[i] = node;
+            int slot = cluster.indexOf(candidates.get(i));
+            slots[i] = slot;
             long sum = 0;
-            if (node != null) {
+            if (slot >= 0) {
+              NodeState node = cluster.nodeAt(slot);
               if (least != 0) {
                 sum += ResourceScores.leastAllocated(request, node) * least;
               }
@@ -80,41 +85,74 @@ final class BatchScorer implements BatchNodeOrderFn {
           mapAndScore.accept(i);
         }
       }
+      // Compact to the known nodes: candidate[k] is positions[k] after this, slots[k] its state.
+      int[] candidateOf = candidateIndex;
       int n = 0;
       for (int i = 0; i < size; i++) {
-        NodeState node = found[i];
-        if (node != null) {
-          found[n] = node;
+        if (slots[i] >= 0) {
+          slots[n] = slots[i];
           total[n] = total[i];
-          positions[n++] = i;
+          candidateOf[n++] = i;
         }
       }
       if (n == 0) {
         return Status.OK;
       }
+      boolean materialized = false;
       int w = weights.nodeAffinity();
-      if (w != 0 && NodeAffinityScorer.score(pod, nodes, n, raw)) {
-        addWeighted(n, w);
+      if (w != 0 && pod.nodeAffinity() != null && !pod.nodeAffinity().preferred().isEmpty()) {
+        materialized = materialize(n, materialized);
+        if (NodeAffinityScorer.score(pod, nodes, n, raw)) {
+          addWeighted(n, w);
+        }
       }
       w = weights.podAffinity();
-      if (w != 0 && InterPodAffinityScorer.score(pod, nodes, n, raw, cluster)) {
-        addWeighted(n, w);
+      if (w != 0 && (PreferredAffinity.has(pod) || cluster.podsWithPreferredAffinity() > 0)) {
+        materialized = materialize(n, materialized);
+        if (InterPodAffinityScorer.score(pod, nodes, n, raw, cluster)) {
+          addWeighted(n, w);
+        }
       }
       w = weights.taintToleration();
       if (w != 0) {
-        TaintTolerationScorer.score(pod.tolerations(), nodes, n, raw);
-        addWeighted(n, w);
+        if (cluster.anyPreferNoSchedule()) {
+          materialized = materialize(n, materialized);
+          TaintTolerationScorer.score(pod.tolerations(), nodes, n, raw);
+          addWeighted(n, w);
+        } else {
+          long constant = Normalize.MAX_NODE_SCORE * w;
+          for (int i = 0; i < n; i++) {
+            total[i] += constant;
+          }
+        }
       }
       w = weights.podTopologySpread();
-      if (w != 0 && TopologySpreadScorer.score(pod, nodes, n, raw, cluster)) {
-        addWeighted(n, w);
+      if (w != 0
+          && (!pod.topologySpreadConstraints().isEmpty()
+              || !pod.metadata().ownerReferences().isEmpty())) {
+        materialized = materialize(n, materialized);
+        if (TopologySpreadScorer.score(pod, nodes, n, raw, cluster)) {
+          addWeighted(n, w);
+        }
       }
       for (int i = 0; i < n; i++) {
-        scores[positions[i]] += total[i];
+        scores[candidateOf[i]] += total[i];
       }
-      Arrays.fill(nodes, 0, n, null);
+      if (materialized) {
+        Arrays.fill(nodes, 0, n, null);
+      }
     }
     return Status.OK;
+  }
+
+  /** Fills {@code nodes[0..n)} from the compacted positions, once per call. */
+  private boolean materialize(int n, boolean already) {
+    if (!already) {
+      for (int i = 0; i < n; i++) {
+        nodes[i] = cluster.nodeAt(positions[i]);
+      }
+    }
+    return true;
   }
 
   private void addWeighted(int n, int weight) {

@@ -30,6 +30,8 @@ final class ClusterState implements EventHandler {
 
   private final List<NodeState> nodes = new ArrayList<>();
   private final Map<String, NodeState> byName = new HashMap<>();
+  private final Map<String, Integer> positions = new HashMap<>();
+  private final boolean anyPreferNoSchedule;
   private final Map<String, NodeState.Placed> placed = new HashMap<>();
   private final Map<String, PodRequest> requests = new HashMap<>();
   private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
@@ -47,10 +49,16 @@ final class ClusterState implements EventHandler {
     for (Node node : models) {
       NodeState state = new NodeState(node, ImageScores.of(node, imageCounts, models.size()));
       images |= state.images != null;
+      positions.putIfAbsent(state.name, nodes.size());
       nodes.add(state);
       byName.putIfAbsent(state.name, state);
     }
     this.anyImages = images;
+    boolean tainted = false;
+    for (NodeState node : nodes) {
+      tainted |= node.preferNoSchedule;
+    }
+    this.anyPreferNoSchedule = tainted;
     for (int i = 0; i < infos.size(); i++) {
       for (TaskInfo task : infos.get(i).tasks()) {
         place(task, nodes.get(i));
@@ -121,14 +129,28 @@ final class ClusterState implements EventHandler {
 
   /** The state of a session node, found by its index when the view has one. */
   NodeState node(NodeInfo info) {
+    int index = indexOf(info);
+    return index < 0 ? null : nodes.get(index);
+  }
+
+  /** The position of a session node in {@link #nodes()}, or -1 if the session does not list it. */
+  int indexOf(NodeInfo info) {
     int index = info.index();
-    if (index >= 0 && index < nodes.size()) {
-      NodeState state = nodes.get(index);
-      if (state.name.equals(info.name())) {
-        return state;
-      }
+    if (index >= 0 && index < nodes.size() && nodes.get(index).name.equals(info.name())) {
+      return index;
     }
-    return byName.get(info.name());
+    NodeState state = byName.get(info.name());
+    return state == null ? -1 : positions.get(state.name);
+  }
+
+  /** The node at a position of {@link #nodes()}. */
+  NodeState nodeAt(int index) {
+    return nodes.get(index);
+  }
+
+  /** Whether any node has a PreferNoSchedule taint (else TaintToleration scores 100 everywhere). */
+  boolean anyPreferNoSchedule() {
+    return anyPreferNoSchedule;
   }
 
   /** The image scores of a node by name, or null; safe to call concurrently. */
