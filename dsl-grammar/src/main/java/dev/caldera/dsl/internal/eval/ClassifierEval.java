@@ -1,5 +1,7 @@
 package dev.caldera.dsl.internal.eval;
 
+import java.util.Arrays;
+
 /**
  * A compiled {@code classify} block for one slot: the first source whose value is a declared class
  * (directly, or through its mapping) decides, else the {@code otherwise} class.
@@ -66,72 +68,39 @@ public final class ClassifierEval {
     abstract int classify(Frame f);
   }
 
-  /**
-   * The index in {@code keys} of {@code v}, or -1: compares the (cached) hash codes first, as a
-   * string switch does, so that a value matching no key costs no {@code equals} call.
-   */
-  static int indexOf(String[] keys, int[] hashes, String v) {
-    int h = v.hashCode();
-    for (int j = 0; j < hashes.length; j++) {
-      if (hashes[j] == h) {
-        String k = keys[j];
-        if (k == v || k.equals(v)) {
-          return j;
-        }
-      }
-    }
-    return -1;
-  }
-
-  private static int[] hashes(String[] keys) {
-    int[] out = new int[keys.length];
-    for (int j = 0; j < keys.length; j++) {
-      out[j] = keys[j].hashCode();
-    }
-    return out;
-  }
-
   /** {@code from EXPR}: the value must be a declared class name. */
   private static final class Direct extends Source {
     private final StrNode value;
-    private final String[] names;
-    private final int[] hashes;
+    private final StringTable classes;
 
     Direct(StrNode value, String[] names) {
       this.value = value;
-      this.names = names;
-      this.hashes = hashes(names);
+      int[] indices = new int[names.length];
+      Arrays.setAll(indices, i -> i);
+      this.classes = new StringTable(names, indices);
     }
 
     @Override
     int classify(Frame f) {
       String v = value.eval(f);
-      return v == null ? -1 : indexOf(names, hashes, v);
+      return v == null ? -1 : classes.get(v);
     }
   }
 
   /** {@code from EXPR { key: class, ... }}. */
   private static final class Mapped extends Source {
     private final StrNode value;
-    private final String[] keys;
-    private final int[] hashes;
-    private final int[] classes;
+    private final StringTable classes;
 
     Mapped(StrNode value, String[] keys, int[] classes) {
       this.value = value;
-      this.keys = keys;
-      this.hashes = hashes(keys);
-      this.classes = classes.clone();
+      this.classes = new StringTable(keys, classes);
     }
 
     @Override
     int classify(Frame f) {
       String v = value.eval(f);
-      if (v == null) {
-        return -1;
-      }
-      int j = indexOf(keys, hashes, v);
-      return j < 0 ? -1 : classes[j];
+      return v == null ? -1 : classes.get(v);
     }
   }
 
@@ -147,6 +116,9 @@ public final class ClassifierEval {
 
   /** The class index of the frame's subject. */
   public int classify(Frame f) {
+    if (sources.length > 2) {
+      return classifyFromAll(f);
+    }
     if (first != null) {
       int k = first.classify(f);
       if (k >= 0) {
@@ -159,8 +131,12 @@ public final class ClassifierEval {
         }
       }
     }
+    return otherwise;
+  }
+
+  private int classifyFromAll(Frame f) {
     Source[] all = sources;
-    for (int i = 2; i < all.length; i++) {
+    for (int i = 0; i < all.length; i++) {
       int k = all[i].classify(f);
       if (k >= 0) {
         return k;

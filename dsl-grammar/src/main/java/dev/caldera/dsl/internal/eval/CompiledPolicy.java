@@ -148,16 +148,30 @@ public final class CompiledPolicy implements Policy {
         return NONE;
       }
       int[] fixed = program.reclaimFixedRow(f);
+      BoolNode[] conditions = program.reclaimConditionRow(f);
+      int[] onTrue = program.reclaimOnTrueRow(f);
+      int[] onFalse = program.reclaimOnFalseRow(f);
       int c = program.reclaimClassifier();
       List<TaskInfo> allowed = null;
       for (int i = 0, n = candidates.size(); i < n; i++) {
         TaskInfo candidate = candidates.get(i);
         boolean allow = all == Program.ALLOW;
         if (!allow) {
-          f.bindObject(candidate);
-          int b = c < 0 ? 0 : f.objectClass(c);
+          int b;
+          if (c < 0) {
+            f.bindObject(candidate);
+            b = 0;
+          } else {
+            b = f.bindObjectAndClassify(candidate, c);
+          }
           int d = fixed[b];
-          allow = d == Program.EVALUATE ? program.evaluateReclaim(f, row[b]) : d == Program.ALLOW;
+          if (d == Program.EVALUATE) {
+            d = conditions[b].eval(f) ? onTrue[b] : onFalse[b];
+            allow =
+                d == Program.EVALUATE ? program.evaluateReclaim(f, row[b], 1) : d == Program.ALLOW;
+          } else {
+            allow = d == Program.ALLOW;
+          }
         }
         if (allow) {
           if (allowed == null) {

@@ -219,6 +219,17 @@ public final class Frame {
     return k;
   }
 
+  /**
+   * As {@link #bindObject} followed by {@link #objectClass}{@code (c)}, for the reclaim loop, which
+   * always asks for the class of a new candidate first.
+   */
+  int bindObjectAndClassify(TaskInfo task, int c) {
+    bindObject(task);
+    int k = objectClassifiers[c].classify(this);
+    objectClasses[c] = k;
+    return k;
+  }
+
   int objectClass(int c) {
     int k = objectClasses[c];
     if (k < 0) {

@@ -64,6 +64,17 @@ public final class Program {
   /** Per reclaimer class, the decision shared by every reclaimee class, or {@link #EVALUATE}. */
   private final int[] reclaimRowFixed;
 
+  /**
+   * Beside {@link #reclaimFixed}, for the pairs it says {@link #EVALUATE}: the condition of the
+   * first applicable rule, the decision when it holds, and when it does not, the decision of the
+   * rules after it ({@link #EVALUATE} when that again depends on a condition). Spares the rule loop
+   * for the common shape "one conditional rule per class pair".
+   */
+  private final BoolNode[][] reclaimCondition;
+
+  private final int[][] reclaimOnTrue;
+  private final int[][] reclaimOnFalse;
+
   private final int preemptiveClassifier;
   private final int[][] preemptiveTable;
 
@@ -94,6 +105,21 @@ public final class Program {
     this.reclaimTable = reclaimClassifier == MIXED ? null : reclaimTable();
     this.reclaimFixed = reclaimTable == null ? null : reclaimFixed();
     this.reclaimRowFixed = reclaimTable == null ? null : reclaimRowFixed(reclaimFixed);
+    int n = reclaimTable == null ? 0 : reclaimTable.length;
+    this.reclaimCondition = new BoolNode[n][n];
+    this.reclaimOnTrue = new int[n][n];
+    this.reclaimOnFalse = new int[n][n];
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < n; b++) {
+        if (reclaimFixed[a][b] == EVALUATE) {
+          int[] rules = reclaimTable[a][b];
+          Rule head = reclaim[rules[0]];
+          reclaimCondition[a][b] = head.when();
+          reclaimOnTrue[a][b] = head.allow() ? ALLOW : DENY;
+          reclaimOnFalse[a][b] = fixedDecision(rules, 1);
+        }
+      }
+    }
     this.preemptiveClassifier = soleClassifier(preemptive);
     this.preemptiveTable = preemptiveClassifier == MIXED ? null : preemptiveTable();
   }
@@ -146,22 +172,26 @@ public final class Program {
   static final int EVALUATE = -1;
 
   private int[][] reclaimFixed() {
-    boolean otherwise = reclaimBlock != null && reclaimBlock.otherwise();
     int[][] fixed = new int[reclaimTable.length][];
     for (int a = 0; a < fixed.length; a++) {
       fixed[a] = new int[reclaimTable[a].length];
       for (int b = 0; b < fixed[a].length; b++) {
-        int[] rules = reclaimTable[a][b];
-        if (rules.length == 0) {
-          fixed[a][b] = otherwise ? ALLOW : DENY;
-        } else if (reclaim[rules[0]].when() == null) {
-          fixed[a][b] = reclaim[rules[0]].allow() ? ALLOW : DENY;
-        } else {
-          fixed[a][b] = EVALUATE;
-        }
+        fixed[a][b] = fixedDecision(reclaimTable[a][b], 0);
       }
     }
     return fixed;
+  }
+
+  /**
+   * The decision of {@code rules} from position {@code from} on, when it needs no condition: the
+   * first rule's if it has none, {@code otherwise} when no rule is left; else {@link #EVALUATE}.
+   */
+  private int fixedDecision(int[] rules, int from) {
+    if (from >= rules.length) {
+      return reclaimBlock != null && reclaimBlock.otherwise() ? ALLOW : DENY;
+    }
+    Rule r = reclaim[rules[from]];
+    return r.when() != null ? EVALUATE : r.allow() ? ALLOW : DENY;
   }
 
   private static int[] reclaimRowFixed(int[][] fixed) {
@@ -290,11 +320,27 @@ public final class Program {
   }
 
   /**
-   * Whether the frame's reclaimer may reclaim the frame's reclaimee of class {@code b}, when the
-   * reclaimer's fixed row says {@link #EVALUATE} for it.
+   * Per reclaimee class, the condition that decides for the frame's reclaimer; see {@link
+   * #reclaimCondition}.
    */
-  boolean evaluateReclaim(Frame f, int[] rules) {
-    int i = first(reclaim, rules, f);
+  BoolNode[] reclaimConditionRow(Frame f) {
+    return reclaimCondition[reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier)];
+  }
+
+  int[] reclaimOnTrueRow(Frame f) {
+    return reclaimOnTrue[reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier)];
+  }
+
+  int[] reclaimOnFalseRow(Frame f) {
+    return reclaimOnFalse[reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier)];
+  }
+
+  /**
+   * Whether the frame's reclaimer may reclaim the frame's reclaimee, deciding by {@code rules} (its
+   * pair's applicable rules) from position {@code from} on.
+   */
+  boolean evaluateReclaim(Frame f, int[] rules, int from) {
+    int i = first(reclaim, rules, from, f);
     return i < 0 ? reclaimBlock.otherwise() : reclaim[i].allow();
   }
 
@@ -336,7 +382,11 @@ public final class Program {
 
   /** The first of {@code candidates} whose condition holds, or -1. */
   private static int first(Rule[] rules, int[] candidates, Frame f) {
-    for (int j = 0; j < candidates.length; j++) {
+    return first(rules, candidates, 0, f);
+  }
+
+  private static int first(Rule[] rules, int[] candidates, int from, Frame f) {
+    for (int j = from; j < candidates.length; j++) {
       int i = candidates[j];
       BoolNode when = rules[i].when();
       if (when == null || when.eval(f)) {
