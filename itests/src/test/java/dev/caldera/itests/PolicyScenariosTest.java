@@ -1,11 +1,13 @@
 package dev.caldera.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.sim.ExpectationChecker;
 import dev.caldera.sim.Scenario;
+import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
 import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.ScenarioRunner;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
@@ -59,6 +62,23 @@ class PolicyScenariosTest {
                           new ScenarioRunner(new ServiceLoaderPluginRegistry()).run(s);
                       assertThat(ExpectationChecker.check(s, report)).isEmpty();
                     }));
+  }
+
+  @Test
+  void aMissingPolicyHoldsScheduling_withAnErrorNamingIt() throws Exception {
+    Path file =
+        Path.of(
+            PolicyScenariosTest.class
+                .getResource("/policy-held/policy-missing-holds-scheduling.yaml")
+                .toURI());
+    Scenario s = withShippedPolicies(ScenarioLoader.load(file), shippedPolicies());
+
+    assertThatThrownBy(() -> new ScenarioRunner(new ServiceLoaderPluginRegistry()).run(s))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessage(
+            file
+                + ": conf: tiers[1].plugins[2] (policy): policy \"nosuch\" is named in the"
+                + " arguments but no valid .policy file declares it");
   }
 
   static Scenario withShippedPolicies(Scenario s, Map<String, String> shipped) {

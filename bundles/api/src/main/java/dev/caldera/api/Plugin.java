@@ -1,5 +1,7 @@
 package dev.caldera.api;
 
+import java.util.List;
+
 /**
  * A scheduler plugin instance. A fresh instance is made from its arguments for every session; it
  * registers its functions in {@link #onSessionOpen} and may write status in {@link
@@ -9,6 +11,16 @@ public interface Plugin {
 
   /** The registration name, e.g. {@code gang}. */
   String name();
+
+  /**
+   * What this plugin needs from the snapshot that is not there, e.g. a policy its arguments name
+   * that no valid policy file declares; one entry per missing thing, naming it. Asked before any
+   * plugin opens: a non-empty answer holds scheduling as a missing plugin does (no session runs,
+   * health says why) until the next snapshot provides it.
+   */
+  default List<String> unmetRequirements(ClusterInfo cluster) {
+    return List.of();
+  }
 
   /** Reads the session's snapshot and registers functions. */
   void onSessionOpen(Session session, Extensions extensions);

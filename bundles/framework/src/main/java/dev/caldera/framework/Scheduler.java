@@ -20,8 +20,9 @@ public final class Scheduler {
   /**
    * Runs one session.
    *
-   * @throws ConfException if an action or a non-optional plugin is not available, or a plugin
-   *     rejects its arguments; nothing is decided then
+   * @throws ConfException if an action or a non-optional plugin is not available, a plugin rejects
+   *     its arguments, or a plugin's requirements are not in the snapshot ({@link
+   *     dev.caldera.api.Plugin#unmetRequirements}); nothing is decided then
    */
   public SessionResult runSession(ClusterSnapshot snapshot, SchedulerConf conf)
       throws ConfException {

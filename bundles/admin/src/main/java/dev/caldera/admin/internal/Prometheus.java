@@ -51,9 +51,17 @@ public final class Prometheus {
         .forEach((n, c) -> p.sample("caldera_plugin_unloads_total", List.of("plugin", n), c));
 
     p.counter(
-        "caldera_policy_errors_total",
+        "caldera_policy_rejections_total",
         "Policy file versions refused for errors.",
         m.policyErrors());
+    p.header(
+        "caldera_policy_errors",
+        "gauge",
+        "1 for each policy file whose current text has errors; its last good version, if any,"
+            + " stays in force.");
+    for (String file : m.policyFilesInError()) {
+      p.sample("caldera_policy_errors", List.of("file", file), 1);
+    }
     p.header("caldera_conf_reloads_total", "counter", "Conf file versions read, by outcome.");
     p.sample("caldera_conf_reloads_total", List.of("result", "accepted"), m.confReloads());
     p.sample("caldera_conf_reloads_total", List.of("result", "rejected"), m.confRejections());

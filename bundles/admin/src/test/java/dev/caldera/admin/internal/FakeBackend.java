@@ -88,6 +88,7 @@ final class FakeBackend implements AdminBackend {
               Map.of("gang", 1L),
               Map.of(),
               2,
+              List.of("broken.policy"),
               1,
               1,
               holding,

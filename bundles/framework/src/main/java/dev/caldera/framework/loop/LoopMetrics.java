@@ -15,6 +15,9 @@ import java.util.TreeMap;
  * @param queueCapability queue → resource → the queue's {@code spec.capability}
  * @param pluginLoads plugin → times a bundle providing it appeared
  * @param pluginUnloads plugin → times its provider went away
+ * @param policyErrors policy file versions refused for errors since the loop started
+ * @param policyFilesInError the policy files whose current text has errors, by name (the last good
+ *     version of each, if any, stays in force)
  * @param heldPlugins while holding for missing plugins: those plugins, else empty
  * @param bundleErrors bundles refused or left unresolved: {@code Warning} events whose reason
  *     starts with {@code Bundle}, reported through {@link SchedulerMonitor#report}
@@ -31,6 +34,7 @@ public record LoopMetrics(
     Map<String, Long> pluginLoads,
     Map<String, Long> pluginUnloads,
     long policyErrors,
+    List<String> policyFilesInError,
     long confReloads,
     long confRejections,
     boolean held,
@@ -45,6 +49,7 @@ public record LoopMetrics(
     pluginLoads = sorted(pluginLoads);
     pluginUnloads = sorted(pluginUnloads);
     heldPlugins = List.copyOf(heldPlugins);
+    policyFilesInError = List.copyOf(policyFilesInError);
   }
 
   private static <V> Map<String, V> sorted(Map<String, V> m) {

@@ -48,6 +48,7 @@ final class LoopState implements SchedulerMonitor {
   private long confReloads;
   private long confRejections;
   private long policyErrors;
+  private List<String> policyFilesInError = List.of();
   private long bundleErrors;
   private QueueFigures figures = QueueFigures.empty();
   private ConfStatus conf = new ConfStatus("", null, null, null, List.of(), List.of());
@@ -142,9 +143,10 @@ final class LoopState implements SchedulerMonitor {
     conf = status;
   }
 
-  synchronized void policies(Map<String, String> inForce, long errors) {
+  synchronized void policies(Map<String, String> inForce, long errors, List<String> filesInError) {
     policies = inForce;
     policyErrors = errors;
+    policyFilesInError = List.copyOf(filesInError);
   }
 
   void logStatus(String line) {
@@ -196,6 +198,7 @@ final class LoopState implements SchedulerMonitor {
         pluginLoads,
         pluginUnloads,
         policyErrors,
+        policyFilesInError,
         confReloads,
         confRejections,
         state.equals("holding"),

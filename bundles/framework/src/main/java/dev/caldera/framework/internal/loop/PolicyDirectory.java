@@ -10,7 +10,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -26,6 +28,7 @@ final class PolicyDirectory {
   private final Consumer<LoopEvent> events;
   private final Map<String, String> inForce = new TreeMap<>();
   private final Map<String, String> seen = new TreeMap<>();
+  private final Set<String> inError = new TreeSet<>();
   private long errors;
 
   PolicyDirectory(Path dir, Consumer<LoopEvent> events) {
@@ -39,6 +42,7 @@ final class PolicyDirectory {
     for (String name : List.copyOf(seen.keySet())) {
       if (!current.containsKey(name)) {
         seen.remove(name);
+        inError.remove(name);
         if (inForce.remove(name) != null) {
           events.accept(LoopEvent.normal("PolicyRemoved", dir.resolve(name).toString()));
         }
@@ -53,6 +57,7 @@ final class PolicyDirectory {
           List<String> problems = checker == null ? List.of() : checker.check(name, text);
           if (!problems.isEmpty()) {
             errors++;
+            inError.add(name);
             events.accept(
                 LoopEvent.warning(
                     "PolicyRejected",
@@ -62,6 +67,7 @@ final class PolicyDirectory {
                             : "")));
             return;
           }
+          inError.remove(name);
           boolean changed = inForce.containsKey(name);
           inForce.put(name, text);
           events.accept(
@@ -71,6 +77,11 @@ final class PolicyDirectory {
                       + (checker == null ? " (not checked: no policy checker)" : "")));
         });
     return Collections.unmodifiableMap(new TreeMap<>(inForce));
+  }
+
+  /** The files whose current text has errors, by name. */
+  List<String> filesInError() {
+    return List.copyOf(inError);
   }
 
   /** Policy files refused so far. */

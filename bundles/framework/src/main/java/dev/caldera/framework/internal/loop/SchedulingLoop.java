@@ -164,7 +164,7 @@ public final class SchedulingLoop {
       Map<String, String> policies = null;
       if (policyDirectory != null) {
         policies = policyDirectory.refresh(checker.get());
-        state.policies(policies, policyDirectory.errors());
+        state.policies(policies, policyDirectory.errors(), policyDirectory.filesInError());
       }
 
       SchedulerConf conf = confFile.conf();

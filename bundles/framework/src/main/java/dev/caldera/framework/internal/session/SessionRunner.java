@@ -67,7 +67,8 @@ public final class SessionRunner {
   }
 
   private List<Plugin> openPlugins(SessionImpl session) throws ConfException {
-    List<Plugin> opened = new ArrayList<>();
+    List<Plugin> created = new ArrayList<>();
+    List<String> names = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     List<Tier> tiers = conf.tiers();
     for (int t = 0; t < tiers.size(); t++) {
@@ -89,14 +90,22 @@ public final class SessionRunner {
               "tiers[" + t + "].plugins[" + p + "] (" + option.name() + "): " + e.getMessage());
           continue;
         }
-        plugin.onSessionOpen(session, session.registrations().forPlugin(option.name()));
-        opened.add(plugin);
+        created.add(plugin);
+        names.add(option.name());
+        for (String unmet : plugin.unmetRequirements(session.cluster())) {
+          problems.add("tiers[" + t + "].plugins[" + p + "] (" + option.name() + "): " + unmet);
+        }
       }
     }
     if (!problems.isEmpty()) {
       throw new ConfException("conf", problems);
     }
-    return opened;
+    // Every plugin is made and asked for its requirements before the first opens: a held session
+    // must not have run any plugin's open (which may record events or count compilations).
+    for (int i = 0; i < created.size(); i++) {
+      created.get(i).onSessionOpen(session, session.registrations().forPlugin(names.get(i)));
+    }
+    return created;
   }
 
   /** Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7). */

@@ -67,6 +67,7 @@ class LoopPartsTest {
             Map.of(),
             Map.of(),
             0,
+            List.of(),
             1,
             0,
             true,

@@ -136,6 +136,55 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void cycle_holdsWhileAPluginsRequirementIsUnmet_andResumesWhenItIsThere() throws IOException {
+    PluginFactory needsPolicy =
+        new PluginFactory() {
+          @Override
+          public String name() {
+            return "quota";
+          }
+
+          @Override
+          public Plugin create(PluginArguments arguments) {
+            return new Plugin() {
+              @Override
+              public String name() {
+                return "quota";
+              }
+
+              @Override
+              public List<String> unmetRequirements(dev.caldera.api.ClusterInfo info) {
+                return info.policies().containsKey("needed.policy")
+                    ? List.of()
+                    : List.of("policy \"needed\" is not declared");
+              }
+
+              @Override
+              public void onSessionOpen(Session session, Extensions extensions) {}
+            };
+          }
+        };
+    registry.add(needsPolicy, "quota-bundle 1.0.0");
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isFalse();
+
+    assertThat(cluster.applied).isEmpty();
+    assertThat(state.health().state()).isEqualTo("holding");
+    assertThat(state.health().ready()).isFalse();
+    assertThat(state.health().reasons())
+        .containsExactly("tiers[0].plugins[0] (quota): policy \"needed\" is not declared");
+    assertThat(state.metrics().held()).isTrue();
+    assertThat(reasons("SchedulingHeld")).singleElement().asString().contains("\"needed\"");
+
+    Files.writeString(dir.resolve("policies/needed.policy"), "policy needed\n");
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(reasons("SchedulingResumed")).hasSize(1);
+    assertThat(state.metrics().held()).isFalse();
+  }
+
+  @Test
   void cycle_schedulesWithoutAMissingOptionalPlugin() throws IOException {
     conf(CONF + "    optional: true\n");
     SchedulingLoop loop = loop();
@@ -226,10 +275,12 @@ class SchedulingLoopTest {
         .asString()
         .contains("tidal.policy:1:1: bad token", "last good version");
     assertThat(state.metrics().policyErrors()).isEqualTo(1);
+    assertThat(state.metrics().policyFilesInError()).containsExactly("tidal.policy");
     assertThat(state.policies()).containsExactly(Map.entry("tidal.policy", "good"));
 
     Files.delete(tidal);
     loop.cycle();
+    assertThat(state.metrics().policyFilesInError()).isEmpty();
     assertThat(quota.policiesSeen.get(2)).containsEntry("tidal.policy", "old");
     assertThat(reasons("PolicyRemoved")).hasSize(1);
   }

@@ -1,5 +1,6 @@
 package dev.caldera.plugins.capacitycard;
 
+import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
@@ -10,6 +11,7 @@ import dev.caldera.api.extension.Victims;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.SessionPolicyContext;
+import java.util.List;
 
 /**
  * Queue quota per card model ({@code capacity-card}). Cards are found on nodes by label pattern
@@ -37,6 +39,7 @@ public final class CapacityCardPlugin implements Plugin {
   private final ReclaimPolicies policies;
   private final Policy tidal;
   private CardLedger ledger;
+  private ReclaimPolicies.Lookup reclaimPolicy;
 
   /** A plugin with its own memories (tests). */
   CapacityCardPlugin(CardArguments arguments) {
@@ -115,14 +118,31 @@ public final class CapacityCardPlugin implements Plugin {
   }
 
   /**
-   * The ReclaimableFn of the configured policy; a named policy that cannot be used permits no
-   * reclaim and says so in a Warning event on {@code Policy/<name>}.
+   * A {@code reclaimPolicy} that no valid file declares holds scheduling, as a missing plugin does:
+   * otherwise reclaim would run without the rules the operator chose.
+   */
+  @Override
+  public List<String> unmetRequirements(ClusterInfo cluster) {
+    ReclaimPolicies.Lookup lookup = reclaimPolicy(cluster);
+    return lookup == null || lookup.policy() != null ? List.of() : lookup.problems();
+  }
+
+  /** The configured reclaim policy as of this session's sources, looked up once per session. */
+  private ReclaimPolicies.Lookup reclaimPolicy(ClusterInfo cluster) {
+    if (reclaimPolicy == null && arguments.reclaimPolicy() != null) {
+      reclaimPolicy = policies.named(arguments.reclaimPolicy(), cluster.policies());
+    }
+    return reclaimPolicy;
+  }
+
+  /**
+   * The ReclaimableFn of the configured policy; errors in its file are reported in a Warning event
+   * on {@code Policy/<name>} while the last good version runs.
    */
   private void addReclaimPolicy(Session session, Extensions extensions) {
     Policy policy = tidal;
     if (arguments.reclaimPolicy() != null) {
-      ReclaimPolicies.Lookup lookup =
-          policies.named(arguments.reclaimPolicy(), session.cluster().policies());
+      ReclaimPolicies.Lookup lookup = reclaimPolicy(session.cluster());
       for (String problem : lookup.problems()) {
         session.recordEvent(
             POLICY_KIND,

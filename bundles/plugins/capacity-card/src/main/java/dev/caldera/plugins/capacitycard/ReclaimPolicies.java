@@ -106,9 +106,7 @@ final class ReclaimPolicies {
               + name
               + " is named by "
               + CardArguments.RECLAIM_POLICY
-              + " but no valid .policy file declares it: "
-              + CapacityCardPlugin.NAME
-              + " permits no reclaim until it exists");
+              + " but no valid .policy file declares it");
     }
     return new Lookup(null, problems);
   }

@@ -7,11 +7,9 @@ import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.extension.ReclaimableFn;
-import dev.caldera.api.extension.Vote;
 import dev.caldera.dsl.PolicyCompiler;
 import dev.caldera.testkit.FakeSession;
 import dev.caldera.testkit.FakeTask;
-import dev.caldera.testkit.RecordedEvent;
 import dev.caldera.testkit.RecordingExtensions;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -110,20 +108,18 @@ class ReclaimPolicyTest {
   }
 
   @Test
-  void reclaimPolicy_missing_permitsNoReclaimAndSaysSo() {
-    RecordingExtensions ext = Fixtures.open(s, Map.of("reclaimPolicy", "nowhere"));
+  void reclaimPolicy_missing_isAnUnmetRequirementThatHoldsScheduling() {
+    CardArguments args =
+        CardArguments.parse(
+            new dev.caldera.api.PluginArguments(
+                "capacity-card", Map.of("reclaimPolicy", "nowhere"), false));
+    CapacityCardPlugin plugin =
+        new CapacityCardPlugin(args, new QueueReports(), new ReclaimPolicies());
 
-    assertThat(ext.get(ExtensionPoint.RECLAIMABLE).select(reclaimer, List.of(victim)).vote())
-        .isEqualTo(Vote.REJECT);
-    assertThat(s.events())
+    assertThat(plugin.unmetRequirements(s.cluster()))
         .containsExactly(
-            new RecordedEvent(
-                "Policy",
-                "nowhere",
-                "Warning",
-                "PolicyMissing",
-                "reclaim policy nowhere is named by reclaimPolicy but no valid .policy file"
-                    + " declares it: capacity-card permits no reclaim until it exists"));
+            "reclaim policy nowhere is named by reclaimPolicy but no valid .policy file"
+                + " declares it");
   }
 
   @Test

@@ -7,11 +7,13 @@ import java.util.List;
 
 /**
  * The {@code policy} plugin's arguments: {@code policies: [name, ...]}, the names after {@code
- * policy} in the {@code .policy} files whose rules this tier runs, in the order given.
+ * policy} in the {@code .policy} files whose rules this tier runs, in the order given; {@code
+ * debug: true} records the deciding rule on the pods that reclaim spared or evicted.
  */
-record PolicyArguments(List<String> policies) {
+record PolicyArguments(List<String> policies, boolean debug) {
 
   static final String POLICIES = "policies";
+  static final String DEBUG = "debug";
 
   PolicyArguments {
     policies = List.copyOf(policies);
@@ -53,6 +55,6 @@ record PolicyArguments(List<String> policies) {
     if (names.isEmpty() || names.stream().anyMatch(String::isEmpty)) {
       throw arguments.wrong(POLICIES, raw, expected);
     }
-    return new PolicyArguments(names);
+    return new PolicyArguments(names, arguments.getBoolean(DEBUG, false));
   }
 }

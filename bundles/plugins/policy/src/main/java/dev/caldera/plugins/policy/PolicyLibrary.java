@@ -17,8 +17,26 @@ import java.util.Set;
  */
 final class PolicyLibrary {
 
-  /** What a session sees: the usable policies by name, and the errors not reported before. */
-  record Snapshot(Map<String, Policy> policies, List<CompileResult> newErrors) {}
+  /**
+   * What a session sees: the usable policies by name, the errors not reported before, and every
+   * file whose current text has errors.
+   */
+  record Snapshot(
+      Map<String, Policy> policies, List<CompileResult> newErrors, List<CompileResult> errors) {
+
+    /**
+     * For a policy that is not usable: {@code " (...)"} with the first error of the files that
+     * declare it or are named after it, else empty.
+     */
+    String errorsOf(String policy) {
+      for (CompileResult r : errors) {
+        if (policy.equals(r.policyName()) || r.fileName().equals(policy + ".policy")) {
+          return " (" + r.diagnostics().get(0).headline() + ")";
+        }
+      }
+      return "";
+    }
+  }
 
   private record Key(String file, String text) {}
 
@@ -42,21 +60,25 @@ final class PolicyLibrary {
 
     Map<String, Policy> policies = new HashMap<>();
     List<CompileResult> newErrors = new ArrayList<>();
+    List<CompileResult> errors = new ArrayList<>();
     for (CompileResult r : results) {
       if (r.ok()) {
         Policy p = r.policy();
         policies.put(p.name(), p);
         lastGood.values().removeIf(old -> old.fileName().equals(r.fileName()));
         lastGood.put(p.name(), p);
-      } else if (reported.add(new Key(r.fileName(), r.source()))) {
-        newErrors.add(r);
+      } else {
+        errors.add(r);
+        if (reported.add(new Key(r.fileName(), r.source()))) {
+          newErrors.add(r);
+        }
       }
     }
     lastGood.values().removeIf(p -> !sources.containsKey(p.fileName()));
     for (Policy p : lastGood.values()) {
       policies.putIfAbsent(p.name(), p);
     }
-    return new Snapshot(Map.copyOf(policies), List.copyOf(newErrors));
+    return new Snapshot(Map.copyOf(policies), List.copyOf(newErrors), List.copyOf(errors));
   }
 
   /** How many texts were compiled so far (each distinct text once while it stays present). */

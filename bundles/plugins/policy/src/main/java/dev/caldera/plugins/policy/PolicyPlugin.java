@@ -1,5 +1,6 @@
 package dev.caldera.plugins.policy;
 
+import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
@@ -7,7 +8,6 @@ import dev.caldera.api.Session;
 import dev.caldera.api.extension.PreemptiveFn;
 import dev.caldera.api.extension.ReclaimableFn;
 import dev.caldera.api.extension.Victims;
-import dev.caldera.api.extension.Vote;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.CompileResult;
 import dev.caldera.dsl.Policy;
@@ -22,10 +22,12 @@ import java.util.List;
  *
  * <p>Policy sources come with the session ({@code session.cluster().policies()}). A file with
  * errors is reported once per text as a {@code Warning} event {@code PolicyError} on the object
- * {@code Policy/<file>}, and its last good version keeps running. A named policy that does not
- * exist holds scheduling like a missing plugin: the plugin then refuses every job (JobEnqueueable),
- * every allocation (Allocatable) and every reclaim (Preemptive), and records a {@code Warning}
- * event {@code PolicyMissing} on {@code Policy/<name>} each session.
+ * {@code Policy/<file>}, and its last good version keeps running. A named policy that no valid file
+ * declares is an unmet requirement: scheduling holds, as for a missing plugin, until it exists.
+ *
+ * <p>With {@code debug: true}, every candidate a policy decides on gets a {@code Normal} event on
+ * its pod naming the deciding rule with file and line: {@code PolicySpared} when a policy denied
+ * it, {@code PolicyEvicted} when the policies allowed it and the session evicted it.
  */
 public final class PolicyPlugin implements Plugin {
 
@@ -37,6 +39,8 @@ public final class PolicyPlugin implements Plugin {
 
   private final PolicyArguments arguments;
   private final PolicyLibrary library;
+  private PolicyLibrary.Snapshot snapshot;
+  private DecisionLog decisions;
 
   PolicyPlugin(PolicyArguments arguments, PolicyLibrary library) {
     this.arguments = arguments;
@@ -49,8 +53,32 @@ public final class PolicyPlugin implements Plugin {
   }
 
   @Override
+  public List<String> unmetRequirements(ClusterInfo cluster) {
+    PolicyLibrary.Snapshot snapshot = library(cluster);
+    List<String> unmet = new ArrayList<>();
+    for (String name : arguments.policies()) {
+      if (!snapshot.policies().containsKey(name)) {
+        unmet.add(
+            "policy \""
+                + name
+                + "\" is named in the arguments but no valid .policy file declares it"
+                + snapshot.errorsOf(name));
+      }
+    }
+    return unmet;
+  }
+
+  /** The library as of this session's sources, refreshed once per session. */
+  private PolicyLibrary.Snapshot library(ClusterInfo cluster) {
+    if (snapshot == null) {
+      snapshot = library.refresh(cluster.policies());
+    }
+    return snapshot;
+  }
+
+  @Override
   public void onSessionOpen(Session session, Extensions extensions) {
-    PolicyLibrary.Snapshot snapshot = library.refresh(session.cluster().policies());
+    PolicyLibrary.Snapshot snapshot = library(session.cluster());
     for (CompileResult r : snapshot.newErrors()) {
       session.recordEvent(
           EVENT_KIND,
@@ -63,18 +91,13 @@ public final class PolicyPlugin implements Plugin {
                   : ""));
     }
     List<Policy> selected = new ArrayList<>();
-    List<String> missing = new ArrayList<>();
     for (String name : arguments.policies()) {
       Policy p = snapshot.policies().get(name);
       if (p == null) {
-        missing.add(name);
-      } else {
-        selected.add(p);
+        throw new IllegalStateException(
+            "policy " + name + " is missing: the framework asks unmetRequirements before opening");
       }
-    }
-    if (!missing.isEmpty()) {
-      hold(session, extensions, missing);
-      return;
+      selected.add(p);
     }
     SessionPolicyContext context = new SessionPolicyContext(session);
     List<ReclaimableFn> reclaim = new ArrayList<>();
@@ -92,12 +115,22 @@ public final class PolicyPlugin implements Plugin {
     if (tracksAllocation) {
       extensions.add(ExtensionPoint.EVENT_HANDLER, context.eventHandler());
     }
-    if (reclaim.size() == 1) {
-      extensions.add(ExtensionPoint.RECLAIMABLE, reclaim.get(0));
-    } else if (!reclaim.isEmpty()) {
-      extensions.add(
-          ExtensionPoint.RECLAIMABLE,
-          (reclaimer, candidates) -> all(reclaim, reclaimer, candidates));
+    ReclaimableFn reclaimable =
+        reclaim.size() == 1
+            ? reclaim.get(0)
+            : (reclaimer, candidates) -> all(reclaim, reclaimer, candidates);
+    if (!reclaim.isEmpty() && arguments.debug()) {
+      decisions = new DecisionLog(selected.stream().filter(Policy::hasReclaim).toList(), context);
+      extensions.add(ExtensionPoint.EVENT_HANDLER, decisions);
+      ReclaimableFn decide = reclaimable;
+      reclaimable =
+          (reclaimer, candidates) -> {
+            decisions.explain(reclaimer, candidates);
+            return decide.select(reclaimer, candidates);
+          };
+    }
+    if (!reclaim.isEmpty()) {
+      extensions.add(ExtensionPoint.RECLAIMABLE, reclaimable);
     }
     if (preemptive.size() == 1) {
       extensions.add(ExtensionPoint.PREEMPTIVE, preemptive.get(0));
@@ -105,6 +138,13 @@ public final class PolicyPlugin implements Plugin {
       extensions.add(
           ExtensionPoint.PREEMPTIVE,
           (queue, tasks) -> preemptive.stream().allMatch(fn -> fn.test(queue, tasks)));
+    }
+  }
+
+  @Override
+  public void onSessionClose(Session session) {
+    if (decisions != null) {
+      decisions.record(session);
     }
   }
 
@@ -121,22 +161,5 @@ public final class PolicyPlugin implements Plugin {
       remaining = victims.tasks();
     }
     return victims;
-  }
-
-  private static void hold(Session session, Extensions extensions, List<String> missing) {
-    for (String name : missing) {
-      session.recordEvent(
-          EVENT_KIND,
-          name,
-          "Warning",
-          "PolicyMissing",
-          "policy "
-              + name
-              + " is named in the conf but no valid .policy file declares it: scheduling is held"
-              + " (no job is enqueued or allocated and no queue reclaims) until it exists");
-    }
-    extensions.add(ExtensionPoint.JOB_ENQUEUEABLE, job -> Vote.REJECT);
-    extensions.add(ExtensionPoint.ALLOCATABLE, (queue, task) -> false);
-    extensions.add(ExtensionPoint.PREEMPTIVE, (queue, tasks) -> false);
   }
 }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.ExtensionPoint;
+import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.PluginArguments;
-import dev.caldera.api.extension.Vote;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.testkit.FakeSession;
@@ -132,27 +132,16 @@ class PolicyPluginTest {
   }
 
   @Test
-  void missingPolicy_holdsSchedulingAndSaysWhich() {
+  void missingPolicy_isAnUnmetRequirementNamingIt() {
     FakeSession s = session(Map.of("tidal.policy", tidal));
 
-    RecordingExtensions ext = open(s, "tidal", "custom");
+    List<String> unmet =
+        factory.create(args(List.of("tidal", "custom"))).unmetRequirements(s.cluster());
 
-    assertThat(ext.get(ExtensionPoint.JOB_ENQUEUEABLE).vote(s.job("ns/svc")))
-        .isEqualTo(Vote.REJECT);
-    assertThat(ext.get(ExtensionPoint.ALLOCATABLE).test(s.queue("q-inf"), service)).isFalse();
-    assertThat(ext.get(ExtensionPoint.PREEMPTIVE).test(s.queue("q-inf"), List.of(service)))
-        .isFalse();
-    assertThat(ext.has(ExtensionPoint.RECLAIMABLE)).isFalse();
-    assertThat(s.events())
-        .singleElement()
-        .satisfies(
-            e -> {
-              assertThat(e.kind()).isEqualTo("Policy");
-              assertThat(e.key()).isEqualTo("custom");
-              assertThat(e.type()).isEqualTo("Warning");
-              assertThat(e.reason()).isEqualTo("PolicyMissing");
-              assertThat(e.message()).startsWith("policy custom is named in the conf but");
-            });
+    assertThat(unmet)
+        .containsExactly(
+            "policy \"custom\" is named in the arguments but no valid .policy file declares it");
+    assertThat(factory.create(args(List.of("tidal"))).unmetRequirements(s.cluster())).isEmpty();
   }
 
   @Test
@@ -193,26 +182,87 @@ class PolicyPluginTest {
 
   @Test
   void deletedFile_removesThePolicyAtTheNextSession() {
-    open(session(Map.of("tidal.policy", tidal)), "tidal");
+    FakeSession before = session(Map.of("tidal.policy", tidal));
+    assertThat(factory.create(args(List.of("tidal"))).unmetRequirements(before.cluster()))
+        .isEmpty();
 
     FakeSession after = session(Map.of());
-    RecordingExtensions ext = open(after, "tidal");
 
-    assertThat(ext.get(ExtensionPoint.JOB_ENQUEUEABLE).vote(after.job("ns/svc")))
-        .isEqualTo(Vote.REJECT);
-    assertThat(after.events()).extracting(RecordedEvent::reason).containsExactly("PolicyMissing");
+    assertThat(factory.create(args(List.of("tidal"))).unmetRequirements(after.cluster()))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("policy \"tidal\" is named");
   }
 
   @Test
-  void brokenFileWithoutAGoodVersion_holdsScheduling() {
+  void brokenFileWithoutAGoodVersion_isUnmetAndSaysWhy() {
     FakeSession s = session(Map.of("tidal.policy", brokenTidal));
 
-    RecordingExtensions ext = open(s, "tidal");
+    assertThat(factory.create(args(List.of("tidal"))).unmetRequirements(s.cluster()))
+        .containsExactly(
+            "policy \"tidal\" is named in the arguments but no valid .policy file declares it"
+                + " (tidal.policy:17:3: unknown service class 'inferense' (known: inference,"
+                + " training, unknown))");
+  }
 
-    assertThat(ext.has(ExtensionPoint.JOB_ENQUEUEABLE)).isTrue();
+  // ------------------------------------------------------------------ debug: true
+
+  RecordingExtensions openWithDebug(FakeSession s, Plugin plugin) {
+    assertThat(plugin.unmetRequirements(s.cluster())).isEmpty();
+    return RecordingExtensions.open(plugin, s);
+  }
+
+  Plugin debugPlugin() {
+    return factory.create(
+        new PluginArguments("policy", Map.of("policies", List.of("tidal"), "debug", true), false));
+  }
+
+  @Test
+  void debug_recordsTheDecidingRuleOnEvictedAndSparedPods() {
+    FakeSession s = session(Map.of("tidal.policy", tidal));
+    Plugin plugin = debugPlugin();
+    RecordingExtensions ext = openWithDebug(s, plugin);
+
+    assertThat(victims(ext)).containsExactly(training);
+    training.status(TaskStatus.RELEASING);
+    ext.all(ExtensionPoint.EVENT_HANDLER).forEach(h -> h.deallocated(training));
+    plugin.onSessionClose(s);
+
     assertThat(s.events())
-        .extracting(RecordedEvent::reason)
-        .containsExactly("PolicyError", "PolicyMissing");
+        .extracting(e -> e.kind() + "/" + e.key() + " " + e.reason() + ": " + e.message())
+        .containsExactly(
+            "Pod/ns/train-0 PolicyEvicted: policy decision for reclaimer ns/svc-0: allowed by"
+                + " tidal.policy:16 (inference may reclaim training when"
+                + " reclaimee.queue.reclaimable)",
+            "Pod/ns/other-0 PolicySpared: policy decision for reclaimer ns/svc-0: denied by"
+                + " tidal.policy:18 (any may not reclaim unknown)");
+  }
+
+  @Test
+  void debug_aDiscardedEvictionIsNotReported() {
+    FakeSession s = session(Map.of("tidal.policy", tidal));
+    Plugin plugin = debugPlugin();
+    RecordingExtensions ext = openWithDebug(s, plugin);
+
+    victims(ext);
+    training.status(TaskStatus.RELEASING);
+    ext.all(ExtensionPoint.EVENT_HANDLER).forEach(h -> h.deallocated(training));
+    training.status(TaskStatus.RUNNING);
+    ext.all(ExtensionPoint.EVENT_HANDLER).forEach(h -> h.allocated(training));
+    plugin.onSessionClose(s);
+
+    assertThat(s.events()).extracting(RecordedEvent::reason).containsExactly("PolicySpared");
+  }
+
+  @Test
+  void withoutDebug_noDecisionIsRecorded() {
+    FakeSession s = session(Map.of("tidal.policy", tidal));
+    Plugin plugin = factory.create(args(List.of("tidal")));
+    RecordingExtensions ext = openWithDebug(s, plugin);
+
+    victims(ext);
+    plugin.onSessionClose(s);
+
+    assertThat(s.events()).isEmpty();
   }
 
   @Test
