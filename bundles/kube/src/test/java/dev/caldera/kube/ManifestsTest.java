@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,10 +34,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The manifests of {@code runtime/deploy/}, as fabric8 reads them. Every document is parsed with
  * fabric8's serialization (the client's typed model) and must load as the class of its kind, so a
- * field of a built-in kind with the wrong type fails here (a field the model does not know is kept
- * in its additional properties, not reported). Then what the scheduler relies on is checked:
- * Volcano-compatible CRDs, RBAC that grants exactly the verbs the code uses, a conf that parses
- * with the plugins available, and the Deployment's wiring.
+ * field of a built-in kind with the wrong type fails here, and a field the model does not know
+ * (which fabric8 keeps in additional properties) is reported with its path. Then what the scheduler
+ * relies on is checked: Volcano-compatible CRDs, RBAC that grants exactly the verbs the code uses,
+ * a conf that parses with the plugins available, and the Deployment's wiring.
  *
  * <p>{@link KubectlDryRunTest} runs {@code kubectl apply --dry-run=client} on the same files
  * against a stand-in API server: kubectl maps every kind and validates the Queues against the CRDs'
@@ -122,6 +123,82 @@ class ManifestsTest {
             "ConfigMap",
             "Deployment",
             "Service");
+  }
+
+  @Test
+  void everyDocument_hasOnlyFieldsItsKindDefines() {
+    List<String> unknown = new ArrayList<>();
+    for (HasMetadata o : OBJECTS) {
+      if (!(o instanceof GenericKubernetesResource)) {
+        unknownFields(o, o.getKind() + "/" + o.getMetadata().getName() + ":", unknown);
+      }
+    }
+    assertThat(unknown).isEmpty();
+  }
+
+  @Test
+  void unknownFields_findsAMisspelledField() {
+    HasMetadata misspelled =
+        DeployManifests.SERIALIZATION.unmarshal(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  replica: 2\n"
+                + "  template:\n    spec:\n      containers:\n      - {name: c, imagee: x}\n");
+    List<String> unknown = new ArrayList<>();
+
+    unknownFields(misspelled, "Deployment/d:", unknown);
+
+    assertThat(unknown)
+        .containsExactlyInAnyOrder(
+            "Deployment/d: spec.replica", "Deployment/d: spec.template.spec.containers[0].imagee");
+  }
+
+  /**
+   * The fields fabric8's typed model did not recognise anywhere in {@code value}: it keeps them in
+   * each object's {@code additionalProperties} instead of failing, so a misspelled field would load
+   * silently.
+   */
+  static void unknownFields(Object value, String path, List<String> out) {
+    if (value instanceof Map<?, ?> map) {
+      map.forEach((k, v) -> unknownFields(v, path + "." + k, out));
+      return;
+    }
+    if (value instanceof List<?> list) {
+      for (int i = 0; i < list.size(); i++) {
+        unknownFields(list.get(i), path + "[" + i + "]", out);
+      }
+      return;
+    }
+    if (value == null
+        || !value.getClass().getName().startsWith("io.fabric8.kubernetes.api.model.")
+        || value instanceof io.fabric8.kubernetes.api.model.Quantity
+        || value instanceof io.fabric8.kubernetes.api.model.IntOrString) {
+      return;
+    }
+    String prefix = path.endsWith(":") ? path + " " : path + ".";
+    java.lang.reflect.Method[] getters = value.getClass().getMethods();
+    java.util.Arrays.sort(
+        getters, java.util.Comparator.comparing(java.lang.reflect.Method::getName));
+    for (java.lang.reflect.Method m : getters) {
+      if (m.getParameterCount() != 0
+          || m.getDeclaringClass() == Object.class
+          || !(m.getName().startsWith("get") || m.getName().startsWith("is"))) {
+        continue;
+      }
+      Object field;
+      try {
+        field = m.invoke(value);
+      } catch (ReflectiveOperationException e) {
+        throw new IllegalStateException(m.toString(), e);
+      }
+      String name = m.getName().substring(m.getName().startsWith("is") ? 2 : 3);
+      name = Character.toLowerCase(name.charAt(0)) + name.substring(1);
+      if (name.equals("additionalProperties")) {
+        if (field instanceof Map<?, ?> extra) {
+          extra.keySet().forEach(k -> out.add(prefix + k));
+        }
+      } else {
+        unknownFields(field, prefix + name, out);
+      }
+    }
   }
 
   @Test
