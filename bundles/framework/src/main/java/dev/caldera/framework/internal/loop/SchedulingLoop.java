@@ -179,7 +179,6 @@ public final class SchedulingLoop {
         return false;
       }
 
-      state.running();
       Instant started = clock.instant();
       ClusterSnapshot snapshot = source.snapshot();
       if (policies != null) {
@@ -192,6 +191,9 @@ public final class SchedulingLoop {
         state.hold(e.problems(), List.of());
         return false;
       }
+      // Only now: a plugin's unmet requirement is found inside runSession, and marking the loop
+      // running before it would report a resume and a new hold every cycle.
+      state.running();
       writer.apply(result);
       record(started, conf, plugins, snapshot, result);
       return true;

@@ -168,12 +168,14 @@ class SchedulingLoopTest {
     SchedulingLoop loop = loop();
 
     assertThat(loop.cycle()).isFalse();
+    assertThat(loop.cycle()).isFalse();
 
     assertThat(cluster.applied).isEmpty();
     assertThat(state.health().state()).isEqualTo("holding");
     assertThat(state.health().ready()).isFalse();
     assertThat(state.health().reasons())
         .containsExactly("tiers[0].plugins[0] (quota): policy \"needed\" is not declared");
+    assertThat(reasons("SchedulingResumed")).as("no resume while still held").isEmpty();
     assertThat(state.metrics().held()).isTrue();
     assertThat(reasons("SchedulingHeld")).singleElement().asString().contains("\"needed\"");
 
