@@ -31,6 +31,10 @@ public final class BoolNodes {
     public boolean eval(Frame f) {
       return value;
     }
+
+    boolean value() {
+      return value;
+    }
   }
 
   /** {@code l and r}. */
@@ -46,6 +50,14 @@ public final class BoolNodes {
     @Override
     public boolean eval(Frame f) {
       return l.eval(f) && r.eval(f);
+    }
+
+    BoolNode left() {
+      return l;
+    }
+
+    BoolNode right() {
+      return r;
     }
   }
 
@@ -63,6 +75,14 @@ public final class BoolNodes {
     public boolean eval(Frame f) {
       return l.eval(f) || r.eval(f);
     }
+
+    BoolNode left() {
+      return l;
+    }
+
+    BoolNode right() {
+      return r;
+    }
   }
 
   /** {@code not e}. */
@@ -76,6 +96,10 @@ public final class BoolNodes {
     @Override
     public boolean eval(Frame f) {
       return !e.eval(f);
+    }
+
+    BoolNode operand() {
+      return e;
     }
   }
 
@@ -93,6 +117,14 @@ public final class BoolNodes {
     public boolean eval(Frame f) {
       T o = nav.get(f);
       return o != null && getter.get(f, o);
+    }
+
+    Nav<T> nav() {
+      return nav;
+    }
+
+    BoolGetter<T> getter() {
+      return getter;
     }
   }
 
@@ -126,6 +158,10 @@ public final class BoolNodes {
     public boolean eval(Frame f) {
       return s.eval(f) != null;
     }
+
+    StrNode operand() {
+      return s;
+    }
   }
 
   /** {@code l == r} or {@code l != r} on strings; a missing value equals nothing. */
@@ -145,6 +181,18 @@ public final class BoolNodes {
       String a = l.eval(f);
       String b = r.eval(f);
       return (a != null && a.equals(b)) != negated;
+    }
+
+    StrNode left() {
+      return l;
+    }
+
+    StrNode right() {
+      return r;
+    }
+
+    boolean negated() {
+      return negated;
     }
   }
 

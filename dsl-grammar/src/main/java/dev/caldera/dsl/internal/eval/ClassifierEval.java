@@ -66,18 +66,42 @@ public final class ClassifierEval {
   /** One {@code from} line: the class its value names, or -1 for no (declared) value. */
   private abstract static class Source {
     abstract int classify(Frame f);
+
+    abstract StrNode value();
+
+    abstract String[] keys();
+
+    abstract int[] classes();
   }
 
   /** {@code from EXPR}: the value must be a declared class name. */
   private static final class Direct extends Source {
     private final StrNode value;
+    private final String[] names;
+    private final int[] indices;
     private final StringTable classes;
 
     Direct(StrNode value, String[] names) {
       this.value = value;
-      int[] indices = new int[names.length];
+      this.names = names;
+      this.indices = new int[names.length];
       Arrays.setAll(indices, i -> i);
       this.classes = new StringTable(names, indices);
+    }
+
+    @Override
+    StrNode value() {
+      return value;
+    }
+
+    @Override
+    String[] keys() {
+      return names.clone();
+    }
+
+    @Override
+    int[] classes() {
+      return indices.clone();
     }
 
     @Override
@@ -90,11 +114,30 @@ public final class ClassifierEval {
   /** {@code from EXPR { key: class, ... }}. */
   private static final class Mapped extends Source {
     private final StrNode value;
+    private final String[] keys;
+    private final int[] indices;
     private final StringTable classes;
 
     Mapped(StrNode value, String[] keys, int[] classes) {
       this.value = value;
+      this.keys = keys;
+      this.indices = classes.clone();
       this.classes = new StringTable(keys, classes);
+    }
+
+    @Override
+    StrNode value() {
+      return value;
+    }
+
+    @Override
+    String[] keys() {
+      return keys.clone();
+    }
+
+    @Override
+    int[] classes() {
+      return indices.clone();
     }
 
     @Override
@@ -158,6 +201,29 @@ public final class ClassifierEval {
       }
     }
     decidedBy[0] = -1;
+    return otherwise;
+  }
+
+  int sourceCount() {
+    return sources.length;
+  }
+
+  /** The value of source {@code i}. */
+  StrNode sourceValue(int i) {
+    return sources[i].value();
+  }
+
+  /** The keys of source {@code i}: its mapping's, or the class names for a direct source. */
+  String[] sourceKeys(int i) {
+    return sources[i].keys();
+  }
+
+  /** Beside {@link #sourceKeys}, the class index of each key. */
+  int[] sourceClasses(int i) {
+    return sources[i].classes();
+  }
+
+  int otherwise() {
     return otherwise;
   }
 

@@ -147,6 +147,10 @@ public final class CompiledPolicy implements Policy {
       if (all == Program.DENY) {
         return NONE;
       }
+      ReclaimDecider decider = program.reclaimDecider();
+      if (decider != null) {
+        return decided(f, decider, candidates);
+      }
       int[] fixed = program.reclaimFixedRow(f);
       BoolNode[] conditions = program.reclaimConditionRow(f);
       int[] onTrue = program.reclaimOnTrueRow(f);
@@ -174,6 +178,21 @@ public final class CompiledPolicy implements Policy {
           }
         }
         if (allow) {
+          if (allowed == null) {
+            allowed = new ArrayList<>(n - i);
+          }
+          allowed.add(candidate);
+        }
+      }
+      return allowed == null ? NONE : Victims.permit(allowed);
+    }
+
+    private Victims decided(Frame f, ReclaimDecider decider, List<TaskInfo> candidates) {
+      int a = program.reclaimerClass(f);
+      List<TaskInfo> allowed = null;
+      for (int i = 0, n = candidates.size(); i < n; i++) {
+        TaskInfo candidate = candidates.get(i);
+        if (decider.allows(f, a, candidate)) {
           if (allowed == null) {
             allowed = new ArrayList<>(n - i);
           }

@@ -193,7 +193,7 @@ public final class Frame {
     return objectNode;
   }
 
-  private NodeInfo node(TaskInfo t) {
+  NodeInfo node(TaskInfo t) {
     return t == null || t.nodeName().isEmpty() ? null : context.node(t.nodeName());
   }
 

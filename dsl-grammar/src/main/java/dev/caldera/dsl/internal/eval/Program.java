@@ -78,6 +78,9 @@ public final class Program {
   private final int preemptiveClassifier;
   private final int[][] preemptiveTable;
 
+  /** The generated decision for the shape {@link #reclaimTable} serves; null for other shapes. */
+  private final ReclaimDecider reclaimDecider;
+
   /**
    * @param classifiers per slot ({@link Frame#SUBJECT}, {@link Frame#OBJECT}), per classifier
    * @param reclaimBlock null when the policy has no reclaim block
@@ -120,6 +123,14 @@ public final class Program {
         }
       }
     }
+    this.reclaimDecider =
+        reclaimTable == null || reclaimBlock == null
+            ? null
+            : DeciderGenerator.generate(
+                reclaimClassifier < 0 ? null : classifiers[Frame.OBJECT][reclaimClassifier],
+                reclaim,
+                reclaimTable,
+                reclaimBlock.otherwise());
     this.preemptiveClassifier = soleClassifier(preemptive);
     this.preemptiveTable = preemptiveClassifier == MIXED ? null : preemptiveTable();
   }
@@ -287,6 +298,16 @@ public final class Program {
       return null;
     }
     return reclaimTable[reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier)];
+  }
+
+  /** The generated reclaim decision, or null when the rules' shape has none. */
+  ReclaimDecider reclaimDecider() {
+    return reclaimDecider;
+  }
+
+  /** The reclaimer's class under the reclaim classifier (0 when the patterns name none). */
+  int reclaimerClass(Frame f) {
+    return reclaimClassifier < 0 ? 0 : f.subjectClass(reclaimClassifier);
   }
 
   /**

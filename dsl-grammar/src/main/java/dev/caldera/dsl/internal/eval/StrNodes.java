@@ -21,6 +21,10 @@ public final class StrNodes {
     public String eval(Frame f) {
       return value;
     }
+
+    String value() {
+      return value;
+    }
   }
 
   /** A string attribute; null when the object is missing. */
@@ -37,6 +41,14 @@ public final class StrNodes {
     public String eval(Frame f) {
       T o = nav.get(f);
       return o == null ? null : getter.get(f, o);
+    }
+
+    Nav<T> nav() {
+      return nav;
+    }
+
+    StrGetter<T> getter() {
+      return getter;
     }
   }
 
@@ -72,6 +84,18 @@ public final class StrNodes {
     public String eval(Frame f) {
       T o = nav.get(f);
       return o == null ? null : getter.get(f, o).get(key);
+    }
+
+    Nav<T> nav() {
+      return nav;
+    }
+
+    MapGetter<T> getter() {
+      return getter;
+    }
+
+    String key() {
+      return key;
     }
   }
 
