@@ -64,8 +64,9 @@ class WriteQueueTest {
     }
     assertThat(counters.writesInFlight()).isEqualTo(6);
     // Both threads busy (all six were submitted; an unbounded queue would run them all).
-    await("two running", () -> running.get() == 2);
-    assertThat(peak.get()).isEqualTo(2);
+    // The peak is recorded just after the count rises: wait for it, not for the count.
+    await("two running", () -> peak.get() == 2);
+    assertThat(running.get()).isEqualTo(2);
     release.countDown();
     CompletableFuture.allOf(all.toArray(new CompletableFuture<?>[0])).get(5, TimeUnit.SECONDS);
     assertThat(peak.get()).isEqualTo(2);
