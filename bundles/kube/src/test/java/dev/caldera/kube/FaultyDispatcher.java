@@ -144,16 +144,26 @@ final class FaultyDispatcher extends Dispatcher {
       inner.onClosing(webSocket, code, reason);
     }
 
+    // fabric8's watch listener waits (up to a minute) for its sending thread when a watch ends, and
+    // is called on the server's event loop; a send still queued on that thread needs the event
+    // loop, so the two wait on each other and the server cannot close in time. Ending the watch on
+    // a thread of its own keeps the event loop free.
     @Override
     public void onClosed(WebSocket webSocket, int code, String reason) {
       sockets.remove(webSocket);
-      inner.onClosed(webSocket, code, reason);
+      offTheEventLoop(() -> inner.onClosed(webSocket, code, reason));
     }
 
     @Override
     public void onFailure(WebSocket webSocket, Throwable error, Response response) {
       sockets.remove(webSocket);
-      inner.onFailure(webSocket, error, response);
+      offTheEventLoop(() -> inner.onFailure(webSocket, error, response));
+    }
+
+    private static void offTheEventLoop(Runnable end) {
+      Thread t = new Thread(end, "mock-watch-end");
+      t.setDaemon(true);
+      t.start();
     }
   }
 }
