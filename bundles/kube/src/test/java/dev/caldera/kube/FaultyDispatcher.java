@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -31,6 +32,7 @@ final class FaultyDispatcher extends Dispatcher {
   private final List<Fault> faults = new CopyOnWriteArrayList<>();
   private final Set<WebSocket> sockets = ConcurrentHashMap.newKeySet();
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+  private volatile Function<RecordedRequest, MockResponse> interceptor = r -> null;
 
   FaultyDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
     this.delegate = new KubernetesMixedDispatcher(responses);
@@ -56,6 +58,14 @@ final class FaultyDispatcher extends Dispatcher {
 
   void clearFaults() {
     faults.clear();
+  }
+
+  /**
+   * Lets {@code interceptor} answer requests before the CRUD server and the expectations do; it
+   * returns null for a request it leaves alone.
+   */
+  void intercept(Function<RecordedRequest, MockResponse> interceptor) {
+    this.interceptor = interceptor;
   }
 
   /** Closes every watch the server holds open. */
@@ -94,6 +104,10 @@ final class FaultyDispatcher extends Dispatcher {
                       + ",\"message\":\"injected by the test\"}");
         }
       }
+    }
+    MockResponse intercepted = interceptor.apply(request);
+    if (intercepted != null) {
+      return intercepted;
     }
     MockResponse response = delegate.dispatch(request);
     WebSocketListener listener = response.getWebSocketListener();

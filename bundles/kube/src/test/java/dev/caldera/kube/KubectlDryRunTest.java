@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
-import io.fabric8.kubernetes.api.model.Config;
-import io.fabric8.kubernetes.api.model.ConfigBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.File;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -161,7 +158,7 @@ class KubectlDryRunTest {
 
   private KubectlRun applyDryRun(Path directory) throws IOException, InterruptedException {
     Path kubeconfig = work.resolve("kubeconfig");
-    Files.writeString(kubeconfig, SERIALIZATION.asYaml(kubeconfig(server.uri())));
+    Files.writeString(kubeconfig, TestKubeconfig.yaml(server.uri()));
     Path output = work.resolve("kubectl.out");
     Process kubectl =
         new ProcessBuilder(
@@ -182,32 +179,6 @@ class KubectlDryRunTest {
           "kubectl did not finish in %d s:%n%s", KUBECTL_TIMEOUT_SECONDS, Files.readString(output));
     }
     return new KubectlRun(kubectl.exitValue(), Files.readString(output));
-  }
-
-  private static Config kubeconfig(URI server) {
-    return new ConfigBuilder()
-        .withApiVersion("v1")
-        .withKind("Config")
-        .addNewCluster()
-        .withName("stand-in")
-        .withNewCluster()
-        .withServer(server.toString())
-        .endCluster()
-        .endCluster()
-        .addNewUser()
-        .withName("anonymous")
-        .withNewUser()
-        .endUser()
-        .endUser()
-        .addNewContext()
-        .withName("stand-in")
-        .withNewContext()
-        .withCluster("stand-in")
-        .withUser("anonymous")
-        .endContext()
-        .endContext()
-        .withCurrentContext("stand-in")
-        .build();
   }
 
   private static List<String> applied(String kubectlOutput) {

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -22,6 +23,7 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.MockResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +35,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The fabric8 mock API server in CRUD mode, with faults ({@link FaultyDispatcher}), a client that
@@ -267,46 +271,8 @@ public final class MockApi implements AutoCloseable {
         .expect()
         .post()
         .withPath("/api/v1/namespaces/" + namespace + "/pods/" + name + "/binding")
-        .andReply(
-            201,
-            request -> {
-              bindings.get(namespace + "/" + name).incrementAndGet();
-              String node = targetNode(request.getBody().readUtf8());
-              CompletableFuture.runAsync(
-                  () ->
-                      kubectl
-                          .pods()
-                          .inNamespace(namespace)
-                          .withName(name)
-                          .edit(
-                              p -> {
-                                p.getSpec().setNodeName(node);
-                                if (p.getStatus() == null) {
-                                  p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
-                                }
-                                p.getStatus()
-                                    .getConditions()
-                                    .removeIf(c -> "PodScheduled".equals(c.getType()));
-                                p.getStatus()
-                                    .getConditions()
-                                    .add(
-                                        new PodConditionBuilder()
-                                            .withType("PodScheduled")
-                                            .withStatus("True")
-                                            .build());
-                                return p;
-                              }));
-              return new StatusBuilder().withStatus("Success").withCode(201).build();
-            })
+        .andReply(201, request -> bind(namespace, name, request.getBody().readUtf8()))
         .always();
-  }
-
-  private static String targetNode(String binding) {
-    try {
-      return JSON.readTree(binding).path("target").path("name").asText();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
   }
 
   /** Emulates {@code POST pods/{name}/eviction} (policy/v1); see the class comment. */
@@ -316,15 +282,92 @@ public final class MockApi implements AutoCloseable {
         .expect()
         .post()
         .withPath("/api/v1/namespaces/" + namespace + "/pods/" + name + "/eviction")
-        .andReply(
-            201,
-            request -> {
-              evictions.get(namespace + "/" + name).incrementAndGet();
-              CompletableFuture.runAsync(
-                  () -> kubectl.pods().inNamespace(namespace).withName(name).delete());
-              return new StatusBuilder().withStatus("Success").withCode(201).build();
-            })
+        .andReply(201, request -> evict(namespace, name))
         .always();
+  }
+
+  private static final Pattern POD_SUBRESOURCE =
+      Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/(binding|eviction)");
+
+  /**
+   * Emulates binding and eviction for every pod, also pods that other clients create (the flows of
+   * {@link RealClusterTest} run against this server), instead of per pod fixture.
+   */
+  void emulateSubresourcesOfEveryPod() {
+    dispatcher.intercept(
+        request -> {
+          String path = request.getPath();
+          int q = path.indexOf('?');
+          Matcher m = POD_SUBRESOURCE.matcher(q < 0 ? path : path.substring(0, q));
+          if (!request.getMethod().equals("POST") || !m.matches()) {
+            return null;
+          }
+          String namespace = m.group(1);
+          String name = m.group(2);
+          Status status;
+          if (m.group(3).equals("binding")) {
+            bindings.computeIfAbsent(namespace + "/" + name, k -> new AtomicInteger());
+            status = bind(namespace, name, request.getBody().readUtf8());
+          } else {
+            evictions.computeIfAbsent(namespace + "/" + name, k -> new AtomicInteger());
+            status = evict(namespace, name);
+          }
+          try {
+            return new MockResponse().setResponseCode(201).setBody(JSON.writeValueAsString(status));
+          } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+  }
+
+  /**
+   * What the API server does for a binding: sets {@code spec.nodeName} and {@code
+   * PodScheduled=True}, asynchronously (a synchronous call into the server from the reply deadlocks
+   * its event loop).
+   */
+  private Status bind(String namespace, String name, String binding) {
+    bindings.get(namespace + "/" + name).incrementAndGet();
+    String node = targetNode(binding);
+    CompletableFuture.runAsync(
+        () ->
+            kubectl
+                .pods()
+                .inNamespace(namespace)
+                .withName(name)
+                .edit(
+                    p -> {
+                      p.getSpec().setNodeName(node);
+                      if (p.getStatus() == null) {
+                        p.setStatus(new io.fabric8.kubernetes.api.model.PodStatus());
+                      }
+                      p.getStatus()
+                          .getConditions()
+                          .removeIf(c -> "PodScheduled".equals(c.getType()));
+                      p.getStatus()
+                          .getConditions()
+                          .add(
+                              new PodConditionBuilder()
+                                  .withType("PodScheduled")
+                                  .withStatus("True")
+                                  .build());
+                      return p;
+                    }));
+    return new StatusBuilder().withStatus("Success").withCode(201).build();
+  }
+
+  /** What the API server does for an eviction without a kubelet: deletes the pod. */
+  private Status evict(String namespace, String name) {
+    evictions.get(namespace + "/" + name).incrementAndGet();
+    CompletableFuture.runAsync(() -> kubectl.pods().inNamespace(namespace).withName(name).delete());
+    return new StatusBuilder().withStatus("Success").withCode(201).build();
+  }
+
+  private static String targetNode(String binding) {
+    try {
+      return JSON.readTree(binding).path("target").path("name").asText();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** Waits for {@code condition}, polling; fails the test with {@code what} after the timeout. */

@@ -33,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
+import org.junit.jupiter.api.condition.EnabledIf;
 
 /**
  * The end-to-end flows against a real API server, opt-in: runs only when {@code
@@ -47,11 +47,26 @@ import org.junit.jupiter.api.condition.EnabledIfEnvironmentVariable;
  * checks binds, pod group and queue status, events and an eviction; and removes everything it
  * created (bound pods with grace period 0, the only way without a kubelet).
  */
-@EnabledIfEnvironmentVariable(
-    named = "CALDERA_TEST_KUBECONFIG",
-    matches = ".+",
+@EnabledIf(
+    value = "kubeconfigGiven",
     disabledReason = "set CALDERA_TEST_KUBECONFIG to a kubeconfig to run against a real cluster")
 class RealClusterTest {
+
+  /**
+   * Where the kubeconfig is named: the environment variable, or this system property, which {@link
+   * RealClusterFlowsOnMockServerTest} sets to run the same flows against the mock server.
+   */
+  static final String KUBECONFIG_PROPERTY = "caldera.test.kubeconfig";
+
+  static boolean kubeconfigGiven() {
+    return kubeconfigName() != null;
+  }
+
+  private static String kubeconfigName() {
+    String env = System.getenv("CALDERA_TEST_KUBECONFIG");
+    String name = env == null || env.isBlank() ? System.getProperty(KUBECONFIG_PROPERTY) : env;
+    return name == null || name.isBlank() ? null : name;
+  }
 
   private static final String RUN = UUID.randomUUID().toString().substring(0, 6);
   private static final String NS = "caldera-e2e-" + RUN;
@@ -66,7 +81,7 @@ class RealClusterTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    kubeconfig = Path.of(System.getenv("CALDERA_TEST_KUBECONFIG"));
+    kubeconfig = Path.of(kubeconfigName());
     kubectl =
         new KubernetesClientBuilder()
             .withConfig(Config.fromKubeconfig(kubeconfig.toFile()))

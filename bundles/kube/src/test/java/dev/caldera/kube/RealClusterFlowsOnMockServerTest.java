@@ -1,0 +1,85 @@
+package dev.caldera.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionConditionBuilder;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionStatus;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
+import org.junit.platform.launcher.core.LauncherFactory;
+import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
+import org.junit.platform.launcher.listeners.TestExecutionSummary;
+
+/**
+ * Runs {@link RealClusterTest}, the opt-in suite for a real API server, against the mock server, so
+ * that its own steps (installing what it needs, its fixtures, its checks, its clean-up) run in
+ * every build and not only where a cluster is at hand. The mock server stands in for what a bare
+ * API server does by itself: it answers binding and eviction for every pod, and the CRDs of {@code
+ * runtime/deploy/} are there and established, as the suite expects them to become.
+ */
+class RealClusterFlowsOnMockServerTest {
+
+  @Test
+  void theRealClusterSuitePassesAgainstTheMockServer(@TempDir Path dir) throws Exception {
+    try (MockApi api = new MockApi()) {
+      api.emulateSubresourcesOfEveryPod();
+      for (CustomResourceDefinition crd : crds()) {
+        crd.setStatus(established());
+        api.kubectl.apiextensions().v1().customResourceDefinitions().resource(crd).create();
+      }
+      Path kubeconfig = dir.resolve("kubeconfig");
+      Files.writeString(kubeconfig, TestKubeconfig.yaml(URI.create(api.url())));
+
+      TestExecutionSummary summary = runRealClusterTest(kubeconfig);
+
+      assertThat(summary.getFailures())
+          .extracting(f -> f.getTestIdentifier().getDisplayName() + ": " + f.getException())
+          .isEmpty();
+      assertThat(summary.getTestsSucceededCount()).isEqualTo(2);
+      assertThat(api.kubectl.pods().inAnyNamespace().list().getItems())
+          .as("the suite cleans up its pods")
+          .isEmpty();
+      assertThat(api.kubectl.nodes().list().getItems()).as("and its nodes").isEmpty();
+    }
+  }
+
+  private static TestExecutionSummary runRealClusterTest(Path kubeconfig) {
+    System.setProperty(RealClusterTest.KUBECONFIG_PROPERTY, kubeconfig.toString());
+    try {
+      SummaryGeneratingListener listener = new SummaryGeneratingListener();
+      LauncherFactory.create()
+          .execute(
+              LauncherDiscoveryRequestBuilder.request()
+                  .selectors(selectClass(RealClusterTest.class))
+                  .build(),
+              listener);
+      return listener.getSummary();
+    } finally {
+      System.clearProperty(RealClusterTest.KUBECONFIG_PROPERTY);
+    }
+  }
+
+  private static java.util.List<CustomResourceDefinition> crds() throws Exception {
+    return DeployManifests.documents(DeployManifests.directory().resolve("00-crds.yaml")).stream()
+        .map(CustomResourceDefinition.class::cast)
+        .toList();
+  }
+
+  private static CustomResourceDefinitionStatus established() {
+    CustomResourceDefinitionStatus status = new CustomResourceDefinitionStatus();
+    status
+        .getConditions()
+        .add(
+            new CustomResourceDefinitionConditionBuilder()
+                .withType("Established")
+                .withStatus("True")
+                .build());
+    return status;
+  }
+}
