@@ -150,6 +150,33 @@ final class RunCommand implements Callable<Integer> {
               + " volcano).")
   List<String> schedulerNames;
 
+  @Option(
+      names = "--kube-api-qps",
+      paramLabel = "QPS",
+      defaultValue = "2000",
+      description =
+          "With a cluster: requests per second to the API server (Volcano's flag; default:"
+              + " ${DEFAULT-VALUE}).")
+  double kubeApiQps;
+
+  @Option(
+      names = "--kube-api-burst",
+      paramLabel = "N",
+      defaultValue = "2000",
+      description =
+          "With a cluster: requests sent at once above that rate (Volcano's flag; default:"
+              + " ${DEFAULT-VALUE}).")
+  int kubeApiBurst;
+
+  @Option(
+      names = "--kube-write-concurrency",
+      paramLabel = "N",
+      defaultValue = "16",
+      description =
+          "With a cluster: binds, evictions, status writes and events in flight at once"
+              + " (default: ${DEFAULT-VALUE}).")
+  int kubeWriteConcurrency;
+
   /** The kube bundle's settings, or null for the embedded cluster. */
   private KubeRunOptions kubeOptions() {
     boolean kube = kubeconfig != null || inCluster;
@@ -168,10 +195,26 @@ final class RunCommand implements Callable<Integer> {
     if (kubeconfig != null && !Files.isRegularFile(kubeconfig)) {
       throw new ParameterException(spec.commandLine(), "No such file: " + kubeconfig);
     }
+    if (!(kubeApiQps > 0) || Double.isInfinite(kubeApiQps)) {
+      throw new ParameterException(
+          spec.commandLine(), "--kube-api-qps: expected a positive number, got " + kubeApiQps);
+    }
+    if (kubeApiBurst < 1) {
+      throw new ParameterException(
+          spec.commandLine(), "--kube-api-burst: expected at least 1, got " + kubeApiBurst);
+    }
+    if (kubeWriteConcurrency < 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--kube-write-concurrency: expected at least 1, got " + kubeWriteConcurrency);
+    }
     return new KubeRunOptions(
         kubeconfig,
         schedulerNames == null || schedulerNames.isEmpty() ? List.of("volcano") : schedulerNames,
-        leaderElect);
+        leaderElect,
+        kubeApiQps,
+        kubeApiBurst,
+        kubeWriteConcurrency);
   }
 
   // -------------------------------------------------------------------------------------------------

@@ -9,4 +9,16 @@ public interface ClusterWriter {
 
   /** Applies {@code result}. */
   void apply(SessionResult result);
+
+  /**
+   * What the cluster accepted so far, for a writer that applies decisions asynchronously and may
+   * see them refused (a real API server); null when every applied decision takes effect at once, as
+   * in an in-memory cluster. The loop's bind and eviction counters report these figures when given.
+   */
+  default Accepted accepted() {
+    return null;
+  }
+
+  /** Counts since the writer started. */
+  record Accepted(long binds, long evictions) {}
 }

@@ -4,6 +4,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.kube.internal.Clients;
 import dev.caldera.kube.internal.KubeBackend;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -35,8 +36,12 @@ import java.util.function.BooleanSupplier;
  */
 public final class KubeCluster implements ClusterSource, ClusterWriter, AutoCloseable {
 
+  /** How long {@link #status()} waits for the cache to receive a list the informers hold. */
+  private static final Duration DELIVERY_WAIT = Duration.ofSeconds(2);
+
   private final KubeBackend backend;
   private final KubeOptions options;
+  private volatile LeaderElection election;
 
   private KubeCluster(KubeBackend backend, KubeOptions options) {
     this.backend = backend;
@@ -50,7 +55,9 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
    * @throws IOException if the kubeconfig cannot be read
    */
   public static KubeCluster connect(KubeOptions options) throws IOException {
-    KubernetesClient client = Clients.create(options.kubeconfig(), options.context());
+    KubernetesClient client =
+        Clients.create(
+            options.kubeconfig(), options.context(), options.apiQps(), options.apiBurst());
     return start(client, true, options);
   }
 
@@ -78,9 +85,33 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
     return new KubeCluster(backend, options);
   }
 
-  /** Waits until every informer has listed once; false on timeout. */
+  /**
+   * Waits until every informer has listed once and the cache holds every object of those lists;
+   * false on timeout.
+   */
   public boolean awaitSync(Duration timeout) throws InterruptedException {
     return backend.awaitSync(timeout);
+  }
+
+  /**
+   * Ready when the informers have listed, the cache holds their last lists in full (waiting up to
+   * two seconds for it) and, with leader election, this replica leads; standby while another
+   * replica leads; not ready otherwise, with the reason.
+   */
+  @Override
+  public SourceStatus status() {
+    SourceStatus cache;
+    try {
+      cache = backend.status(DELIVERY_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return SourceStatus.notReady("interrupted while waiting for the cache");
+    }
+    LeaderElection e = election;
+    if (!cache.isReady() || e == null) {
+      return cache;
+    }
+    return e.status();
   }
 
   /** Whether every informer has listed once (sessions may run). */
@@ -169,6 +200,7 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
       LeaderElection.Options election, LeaderElection.Listener listener) {
     LeaderElection le = LeaderElection.start(backend.client(), election, options, listener);
     setWriteGate(le::isLeader);
+    this.election = le;
     return le;
   }
 

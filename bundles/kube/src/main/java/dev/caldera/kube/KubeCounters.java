@@ -16,6 +16,12 @@ public interface KubeCounters {
    */
   long bindsFailed();
 
+  /**
+   * Binds the writer refused to send because the node would have held more than its allocatable,
+   * counting every pod known on it and the binds in flight (a decision from a stale view).
+   */
+  long bindsRefused();
+
   /** Binds not sent because this replica stopped being the leader before sending them. */
   long bindsDropped();
 

@@ -18,6 +18,8 @@ import java.util.UUID;
  * @param context the kubeconfig context, or null for its current context
  * @param schedulerNames pods whose {@code spec.schedulerName} is one of these are scheduled
  * @param identity this replica's name: the lease holder and the events' reporting instance
+ * @param apiQps requests per second the client may send (Volcano's {@code --kube-api-qps})
+ * @param apiBurst requests the client may send at once above that rate ({@code --kube-api-burst})
  */
 public record KubeOptions(
     Path kubeconfig,
@@ -29,7 +31,15 @@ public record KubeOptions(
     Duration maxBackoff,
     Duration metricsInterval,
     String reportingController,
-    String identity) {
+    String identity,
+    double apiQps,
+    int apiBurst) {
+
+  /** Volcano's default for {@code --kube-api-qps}. */
+  public static final double DEFAULT_API_QPS = 2000;
+
+  /** Volcano's default for {@code --kube-api-burst}. */
+  public static final int DEFAULT_API_BURST = 2000;
 
   /** Volcano's default scheduler name. */
   public static final String DEFAULT_SCHEDULER_NAME = "volcano";
@@ -51,6 +61,12 @@ public record KubeOptions(
     Objects.requireNonNull(metricsInterval, "metricsInterval");
     Objects.requireNonNull(reportingController, "reportingController");
     Objects.requireNonNull(identity, "identity");
+    if (!(apiQps > 0) || Double.isInfinite(apiQps)) {
+      throw new IllegalArgumentException("kube-api-qps must be a positive number: " + apiQps);
+    }
+    if (apiBurst < 1) {
+      throw new IllegalArgumentException("kube-api-burst must be at least 1: " + apiBurst);
+    }
   }
 
   public static Builder builder() {
@@ -85,8 +101,20 @@ public record KubeOptions(
     private Duration metricsInterval = Duration.ofSeconds(30);
     private String reportingController = "caldera.dev/scheduler";
     private String identity;
+    private double apiQps = DEFAULT_API_QPS;
+    private int apiBurst = DEFAULT_API_BURST;
 
     private Builder() {}
+
+    /**
+     * The client's request rate: {@code qps} per second, bursts of {@code burst}; default {@value
+     * #DEFAULT_API_QPS} and {@value #DEFAULT_API_BURST}, Volcano's.
+     */
+    public Builder apiRate(double qps, int burst) {
+      this.apiQps = qps;
+      this.apiBurst = burst;
+      return this;
+    }
 
     /** The kubeconfig file; default none (in-cluster or the usual places). */
     public Builder kubeconfig(Path file) {
@@ -159,7 +187,9 @@ public record KubeOptions(
           maxBackoff,
           metricsInterval,
           reportingController,
-          identity == null ? defaultIdentity() : identity);
+          identity == null ? defaultIdentity() : identity,
+          apiQps,
+          apiBurst);
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.SchedulerConf;
 import java.lang.System.Logger.Level;
@@ -82,7 +83,12 @@ public final class KubeRunner implements AutoCloseable {
    * @return whether a session ran and its result was applied
    */
   public boolean runOnce() {
-    if (!cluster.isSynced() || !mayRun.getAsBoolean()) {
+    if (!mayRun.getAsBoolean()) {
+      return false;
+    }
+    SourceStatus status = cluster.status();
+    if (!status.isReady()) {
+      lastError = status.reason();
       return false;
     }
     try {
@@ -99,7 +105,7 @@ public final class KubeRunner implements AutoCloseable {
       failures.incrementAndGet();
       lastError = e.getMessage();
       LOG.log(Level.ERROR, () -> "no session: " + e.getMessage());
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | StackOverflowError e) {
       failures.incrementAndGet();
       lastError = e.toString();
       LOG.log(Level.ERROR, "session failed", e);

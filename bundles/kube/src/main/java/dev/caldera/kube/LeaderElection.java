@@ -1,5 +1,6 @@
 package dev.caldera.kube;
 
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.kube.internal.LeaseElector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
@@ -114,6 +115,31 @@ public final class LeaderElection implements AutoCloseable {
   /** This replica's identity. */
   public String identity() {
     return elector.identity();
+  }
+
+  /**
+   * Why this replica does not schedule while it is not the leader: standing by while another
+   * replica holds the lease (or while campaigning), not ready while the lease cannot even be read
+   * or written (RBAC, API errors), so that a cluster where no replica can lead is not all green.
+   */
+  public SourceStatus status() {
+    if (isLeader()) {
+      return SourceStatus.ready();
+    }
+    String failure = elector.failure();
+    if (failure != null) {
+      return SourceStatus.notReady(failure);
+    }
+    String holder = elector.leader();
+    return SourceStatus.standby(
+        holder == null || holder.isEmpty() || holder.equals(elector.identity())
+            ? "campaigning for the lease " + elector.lease()
+            : "the leader is " + holder + " (lease " + elector.lease() + ")");
+  }
+
+  /** Failed attempts to read, take or renew the lease since start. */
+  public long errors() {
+    return elector.errors();
   }
 
   /** Stops campaigning and releases the lease if this replica holds it. */

@@ -93,6 +93,14 @@ public final class MockApi implements AutoCloseable {
    * writer retries), quick watch reconnects.
    */
   public KubernetesClient client() {
+    return client(null);
+  }
+
+  /**
+   * A client as {@link #client()} whose informers and watches call back on {@code taskExecutor}
+   * (null: fabric8's own), e.g. a slow one that stands for a busy consumer.
+   */
+  KubernetesClient client(java.util.concurrent.Executor taskExecutor) {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(server.url("/"))
@@ -104,11 +112,14 @@ public final class MockApi implements AutoCloseable {
             .withRequestTimeout(5_000)
             .withConnectionTimeout(2_000)
             .build();
-    KubernetesClient c =
+    KubernetesClientBuilder builder =
         new KubernetesClientBuilder()
             .withConfig(config)
-            .withHttpClientFactory(new JdkHttpClientFactory())
-            .build();
+            .withHttpClientFactory(new JdkHttpClientFactory());
+    if (taskExecutor != null) {
+      builder.withTaskExecutor(taskExecutor);
+    }
+    KubernetesClient c = builder.build();
     synchronized (clients) {
       clients.add(c);
     }
@@ -148,6 +159,37 @@ public final class MockApi implements AutoCloseable {
             .metricsInterval(Duration.ZERO);
     options.accept(b);
     return KubeCluster.connect(client(), b.build());
+  }
+
+  /**
+   * A {@link KubeCluster} whose informers hand each object to the cache {@code lag} late, as on a
+   * loaded machine where the cache falls behind what the informers have listed.
+   */
+  KubeCluster laggingCluster(String identity, Duration lag) {
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "lagging-informer-callbacks");
+              t.setDaemon(true);
+              return t;
+            });
+    java.util.concurrent.Executor slow =
+        task ->
+            pool.execute(
+                () -> {
+                  try {
+                    Thread.sleep(lag.toMillis());
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                  task.run();
+                });
+    KubeOptions.Builder b =
+        KubeOptions.builder()
+            .identity(identity)
+            .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
+            .metricsInterval(Duration.ZERO);
+    return KubeCluster.connect(client(slow), b.build());
   }
 
   // ---- objects -------------------------------------------------------------------------------

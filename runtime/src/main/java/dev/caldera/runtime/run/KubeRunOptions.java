@@ -13,8 +13,17 @@ import java.util.Map;
  * @param schedulerNames pods of these scheduler names are scheduled
  * @param leaderElect schedule only while holding the lease ({@code $POD_NAMESPACE}, else the
  *     connection's namespace, {@code caldera-scheduler})
+ * @param apiQps the client's requests per second ({@code --kube-api-qps})
+ * @param apiBurst the client's burst ({@code --kube-api-burst})
+ * @param writeConcurrency writes in flight at once ({@code --kube-write-concurrency})
  */
-public record KubeRunOptions(Path kubeconfig, List<String> schedulerNames, boolean leaderElect) {
+public record KubeRunOptions(
+    Path kubeconfig,
+    List<String> schedulerNames,
+    boolean leaderElect,
+    double apiQps,
+    int apiBurst,
+    int writeConcurrency) {
 
   /** The configuration PID of the kube bundle's cluster component. */
   public static final String PID = "dev.caldera.cluster.kube";
@@ -29,6 +38,9 @@ public record KubeRunOptions(Path kubeconfig, List<String> schedulerNames, boole
     p.put("kubeconfig", kubeconfig == null ? "" : kubeconfig.toAbsolutePath().toString());
     p.put("scheduler.names", schedulerNames.toArray(String[]::new));
     p.put("leader.elect", leaderElect);
+    p.put("api.qps", apiQps);
+    p.put("api.burst", apiBurst);
+    p.put("write.concurrency", writeConcurrency);
     String namespace = System.getenv("POD_NAMESPACE");
     if (namespace != null && !namespace.isBlank()) {
       p.put("lease.namespace", namespace);

@@ -1,5 +1,6 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.util.List;
 import java.util.Optional;
@@ -9,6 +10,11 @@ public interface AdminBackend {
 
   /** The running loop, if any. */
   Optional<SchedulerMonitor> monitor();
+
+  /** The services that add figures to {@code /metrics} (e.g. the kube bundle's), if any. */
+  default List<MetricsSource> metricsSources() {
+    return List.of();
+  }
 
   /** Every plugin loaded, and every plugin the conf names that is missing, by name. */
   List<PluginInfo> plugins();

@@ -144,7 +144,8 @@ public final class AdminServer implements AutoCloseable {
               Prometheus.CONTENT_TYPE,
               Prometheus.render(
                       monitor.map(SchedulerMonitor::metrics).orElse(null),
-                      (int) backend.plugins().stream().filter(p -> p.bundle() != null).count())
+                      (int) backend.plugins().stream().filter(p -> p.bundle() != null).count(),
+                      backend.metricsSources())
                   .getBytes(StandardCharsets.UTF_8));
       case "/api/plugins" -> Response.json(200, backend.plugins());
       case "/api/bundles" -> Response.json(200, backend.bundles());
@@ -152,6 +153,7 @@ public final class AdminServer implements AutoCloseable {
       case "/api/policies" -> Response.json(200, need(monitor).policies());
       case "/api/sessions" -> Response.json(200, need(monitor).sessions(limit(query, 20)));
       case "/api/events" -> Response.json(200, need(monitor).events(limit(query, 50)));
+      case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
       default -> throw new AdminException(404, "no such resource: " + path);
     };
   }
@@ -163,14 +165,25 @@ public final class AdminServer implements AutoCloseable {
     }
     Health h = monitor.get().health();
     boolean ok = readiness ? h.ready() : h.live();
+    return Response.json(
+        ok ? 200 : 503, healthBody(h, ok ? "ok" : (readiness ? "not ready" : "down")));
+  }
+
+  /**
+   * The loop's state as JSON: {@code state} is {@code running}, {@code standby} (another replica
+   * leads), {@code waiting}, {@code holding}, ...; {@code reasons} say why no session runs.
+   */
+  private static Map<String, Object> healthBody(Health h, String status) {
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("status", ok ? "ok" : (readiness ? "not ready" : "down"));
+    if (status != null) {
+      body.put("status", status);
+    }
     body.put("state", h.state());
     body.put("sessions", h.sessions());
     body.put("lastSession", h.lastSession());
     body.put("reasons", h.reasons());
     body.put("missingPlugins", h.missingPlugins());
-    return Response.json(ok ? 200 : 503, body);
+    return body;
   }
 
   private static SchedulerMonitor need(Optional<SchedulerMonitor> monitor) throws AdminException {
@@ -242,7 +255,8 @@ public final class AdminServer implements AutoCloseable {
         List.of(
             "Caldera admin",
             "GET /healthz        the loop lives",
-            "GET /readyz         sessions run (503 while scheduling is held)",
+            "GET /readyz         sessions run, or standby (503 while held or waiting)",
+            "GET /api/status     the loop's state: running, standby, waiting, holding, ...",
             "GET /metrics        Prometheus metrics",
             "GET /api/plugins    plugins: bundle, version, state, sessions served",
             "GET /api/conf       the conf in force",

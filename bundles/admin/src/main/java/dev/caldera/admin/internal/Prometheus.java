@@ -1,6 +1,7 @@
 package dev.caldera.admin.internal;
 
 import dev.caldera.framework.loop.LoopMetrics;
+import dev.caldera.framework.loop.MetricsSource;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,19 +23,53 @@ public final class Prometheus {
    * @param pluginsLoaded how many plugin factories are registered now
    */
   public static String render(LoopMetrics m, int pluginsLoaded) {
+    return render(m, pluginsLoaded, List.of());
+  }
+
+  /**
+   * All metrics, then the families of {@code sources} (a source that throws is left out, with a
+   * comment saying so).
+   */
+  public static String render(LoopMetrics m, int pluginsLoaded, List<MetricsSource> sources) {
     Prometheus p = new Prometheus();
+    p.loop(m, pluginsLoaded);
+    for (MetricsSource source : sources) {
+      List<MetricsSource.Family> families;
+      try {
+        families = source.metrics();
+      } catch (RuntimeException e) {
+        p.out.append("# metrics of ").append(source.getClass().getName()).append(" failed: ");
+        p.out.append(escape(String.valueOf(e.getMessage()))).append('\n');
+        continue;
+      }
+      for (MetricsSource.Family f : families) {
+        p.header(f.name(), f.type(), f.help());
+        f.samples().forEach(s -> p.sample(f.name(), s.labels(), s.value()));
+      }
+    }
+    return p.out.toString();
+  }
+
+  private void loop(LoopMetrics m, int pluginsLoaded) {
+    Prometheus p = this;
     p.header("caldera_plugins_loaded", "gauge", "Plugin factories registered now.");
     p.sample("caldera_plugins_loaded", List.of(), pluginsLoaded);
     if (m == null) {
-      return p.out.toString();
+      return;
     }
     p.counter("caldera_sessions_total", "Scheduling sessions run.", m.sessions());
     p.histogram(
         "caldera_session_duration_seconds",
         "Time a session took, from opening on the snapshot to its decisions.",
         m.sessionSeconds());
-    p.counter("caldera_binds_total", "Pods bound to nodes.", m.binds());
-    p.counter("caldera_evictions_total", "Pods evicted by preempt and reclaim.", m.evictions());
+    p.counter(
+        "caldera_binds_total",
+        "Pods bound to nodes: on a real cluster, bindings the API server accepted.",
+        m.binds());
+    p.counter(
+        "caldera_evictions_total",
+        "Pods evicted by preempt and reclaim: on a real cluster, evictions the API server accepted.",
+        m.evictions());
 
     p.header("caldera_pending_tasks", "gauge", "Tasks pending after the last session, per queue.");
     m.pendingTasks().forEach((q, n) -> p.sample("caldera_pending_tasks", List.of("queue", q), n));
@@ -80,7 +115,6 @@ public final class Prometheus {
     for (String plugin : m.heldPlugins()) {
       p.sample("caldera_scheduling_held_plugin", List.of("plugin", plugin), 1);
     }
-    return p.out.toString();
   }
 
   private void counter(String name, String help, long value) {

@@ -6,8 +6,9 @@ import java.util.List;
 /**
  * The loop's state.
  *
- * @param state {@code starting}, {@code running}, {@code holding}, {@code finished} or {@code
- *     stopped}
+ * @param state {@code starting}, {@code running}, {@code holding} (the conf cannot run), {@code
+ *     standby} (another replica schedules), {@code waiting} (the cluster source is not ready: its
+ *     informers are listing, the lease cannot be held, ...), {@code finished} or {@code stopped}
  * @param reasons why sessions do not run (empty while running)
  * @param missingPlugins the plugins the conf names that are not loaded, while holding for them
  * @param lastSession when the last session ended, or null
@@ -29,8 +30,11 @@ public record Health(
     return !state.equals("stopped");
   }
 
-  /** Sessions run: not holding, not stopped. */
+  /**
+   * Sessions run, or this replica stands by ready to take over from the leader: not starting,
+   * holding, waiting or stopped.
+   */
   public boolean ready() {
-    return state.equals("running") || state.equals("finished");
+    return state.equals("running") || state.equals("finished") || state.equals("standby");
   }
 }

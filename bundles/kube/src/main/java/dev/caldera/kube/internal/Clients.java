@@ -3,7 +3,6 @@ package dev.caldera.kube.internal;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,16 +23,21 @@ public final class Clients {
     VERSION_USAGE.setLevel(Level.SEVERE);
   }
 
+  /** The User-Agent of every request Caldera sends. */
+  public static final String USER_AGENT = "caldera-scheduler";
+
   private Clients() {}
 
   /**
    * A client for {@code kubeconfig} (its current context, or {@code context}); with a null file,
    * fabric8's auto-configuration: the in-cluster service account when running in a pod, else {@code
-   * $KUBECONFIG} or {@code ~/.kube/config}.
+   * $KUBECONFIG} or {@code ~/.kube/config}. Requests are limited to {@code qps} per second with
+   * bursts of {@code burst} (client-go's {@code --kube-api-qps} and {@code --kube-api-burst}).
    *
    * @throws IOException if the kubeconfig cannot be read
    */
-  public static KubernetesClient create(Path kubeconfig, String context) throws IOException {
+  public static KubernetesClient create(Path kubeconfig, String context, double qps, int burst)
+      throws IOException {
     if (kubeconfig != null && !Files.isReadable(kubeconfig)) {
       throw new IOException("cannot read the kubeconfig " + kubeconfig);
     }
@@ -44,6 +48,8 @@ public final class Clients {
     // Retries live in one place, the writer's queue (counted, with backoff); fabric8 would
     // otherwise repeat every failed request up to ten times on its own first.
     config.setRequestRetryBackoffLimit(0);
+    // Names the scheduler in the API server's audit log and in RBAC denials.
+    config.setUserAgent(USER_AGENT);
     Thread current = Thread.currentThread();
     ClassLoader previous = current.getContextClassLoader();
     // Inside OSGi fabric8 looks up its implementation through the context class loader; the
@@ -52,7 +58,7 @@ public final class Clients {
     try {
       return new KubernetesClientBuilder()
           .withConfig(config)
-          .withHttpClientFactory(new JdkHttpClientFactory())
+          .withHttpClientFactory(RateLimit.factory(qps, burst))
           .build();
     } finally {
       current.setContextClassLoader(previous);

@@ -10,6 +10,8 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.admission.Admission;
 import dev.caldera.framework.admission.ImplicitGroupNaming;
@@ -18,9 +20,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The scheduler's view of the cluster: what the informers delivered, already converted to the
@@ -46,6 +50,10 @@ final class ClusterCache {
   private final Map<String, ResourceQuota> quotas = new LinkedHashMap<>();
   private final Map<String, Namespace> namespaces = new LinkedHashMap<>();
   private final Map<String, String> bindsInFlight = new HashMap<>();
+
+  /** Node name → keys of the pods the informers show on it (any phase). */
+  private final Map<String, Set<String>> podsByNode = new HashMap<>();
+
   private final Map<String, Instant> evictionsInFlight = new HashMap<>();
   private Map<String, NodeMetrics> metrics = Map.of();
   private Map<String, String> policies = Map.of();
@@ -61,7 +69,13 @@ final class ClusterCache {
   }
 
   synchronized void putPod(Pod p) {
-    pods.put(p.key(), p);
+    Pod old = pods.put(p.key(), p);
+    if (old != null && !old.nodeName().equals(p.nodeName())) {
+      unplace(old);
+    }
+    if (!p.nodeName().isEmpty()) {
+      podsByNode.computeIfAbsent(p.nodeName(), n -> new LinkedHashSet<>()).add(p.key());
+    }
     if (!p.nodeName().isEmpty()) {
       bindsInFlight.remove(p.key());
     }
@@ -71,9 +85,22 @@ final class ClusterCache {
   }
 
   synchronized void removePod(String key) {
-    pods.remove(key);
+    Pod old = pods.remove(key);
+    if (old != null) {
+      unplace(old);
+    }
     bindsInFlight.remove(key);
     evictionsInFlight.remove(key);
+  }
+
+  private void unplace(Pod p) {
+    Set<String> onNode = podsByNode.get(p.nodeName());
+    if (onNode != null) {
+      onNode.remove(p.key());
+      if (onNode.isEmpty()) {
+        podsByNode.remove(p.nodeName());
+      }
+    }
   }
 
   synchronized void putPodGroup(PodGroup pg, int[] counts) {
@@ -169,9 +196,88 @@ final class ClusterCache {
     return queues.get(name);
   }
 
-  /** Marks a bind as sent; false if one is already in flight for the pod. */
-  synchronized boolean startBind(String podKey, String node) {
-    return bindsInFlight.putIfAbsent(podKey, node) == null;
+  /** What {@link #claimBind} found. */
+  record BindClaim(boolean claimed, String overcommit) {
+    static final BindClaim CLAIMED = new BindClaim(true, null);
+    static final BindClaim IN_FLIGHT = new BindClaim(false, null);
+  }
+
+  /**
+   * Marks a bind of {@code pod} to {@code node} as sent, unless one is already in flight for the
+   * pod, or the node would then hold more than its allocatable of a resource it lists, counting
+   * every pod the informers show on it (but finished ones) and every bind in flight to it: the
+   * assume step of kube-scheduler's cache, a second line of defence against a decision made on a
+   * stale view. The overcommit answer names the resources.
+   */
+  synchronized BindClaim claimBind(Pod pod, String node) {
+    if (bindsInFlight.containsKey(pod.key())) {
+      return BindClaim.IN_FLIGHT;
+    }
+    Node n = nodes.get(node);
+    if (n != null) {
+      String overcommit = overcommit(pod, n);
+      if (overcommit != null) {
+        return new BindClaim(false, overcommit);
+      }
+    }
+    bindsInFlight.put(pod.key(), node);
+    return BindClaim.CLAIMED;
+  }
+
+  private String overcommit(Pod pod, Node node) {
+    Resource used = Resource.empty();
+    for (String key : podsByNode.getOrDefault(node.name(), Set.of())) {
+      Pod p = pods.get(key);
+      if (p != null && !p.key().equals(pod.key()) && occupies(p)) {
+        used.add(p.request());
+      }
+    }
+    bindsInFlight.forEach(
+        (key, target) -> {
+          Pod p = pods.get(key);
+          if (target.equals(node.name()) && p != null && p.nodeName().isEmpty()) {
+            used.add(p.request());
+          }
+        });
+    Resource wanted = pod.request();
+    List<String> over = new ArrayList<>();
+    for (Map.Entry<String, Quantity> a : new TreeMap<>(node.allocatable()).entrySet()) {
+      String name = a.getKey();
+      double need = wanted.get(name);
+      if (need <= 0) {
+        continue;
+      }
+      double allocatable = Resource.fromList(Map.of(name, a.getValue())).get(name);
+      if (used.get(name) + need > allocatable + Resource.EPSILON) {
+        over.add(
+            name
+                + " "
+                + amount(name, used.get(name) + need)
+                + " requested of "
+                + amount(name, allocatable)
+                + " allocatable ("
+                + amount(name, used.get(name))
+                + " by pods on the node or being bound to it)");
+      }
+    }
+    return over.isEmpty()
+        ? null
+        : "node " + node.name() + " would exceed its allocatable: " + String.join("; ", over);
+  }
+
+  /** {@code value} of {@code resource} as Kubernetes writes it ({@link Resource}'s units). */
+  private static String amount(String resource, double value) {
+    long v = Math.round(value);
+    return switch (resource) {
+      case "memory" -> Quantity.ofBytes(v).toString();
+      case "pods" -> Quantity.of(v).toString();
+      default -> Quantity.ofMilli(v).toString();
+    };
+  }
+
+  /** A pod that holds its node's resources: any phase but Succeeded and Failed. */
+  private static boolean occupies(Pod p) {
+    return !p.phase().equals("Succeeded") && !p.phase().equals("Failed");
   }
 
   synchronized void endBind(String podKey) {

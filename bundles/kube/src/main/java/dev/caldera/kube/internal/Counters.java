@@ -9,6 +9,7 @@ public final class Counters implements KubeCounters {
   final LongAdder bindsSucceeded = new LongAdder();
   final LongAdder bindsFailed = new LongAdder();
   final LongAdder bindsDropped = new LongAdder();
+  final LongAdder bindsRefused = new LongAdder();
   final LongAdder evictionsSucceeded = new LongAdder();
   final LongAdder evictionsFailed = new LongAdder();
   final LongAdder statusWrites = new LongAdder();
@@ -27,6 +28,11 @@ public final class Counters implements KubeCounters {
   @Override
   public long bindsFailed() {
     return bindsFailed.sum();
+  }
+
+  @Override
+  public long bindsRefused() {
+    return bindsRefused.sum();
   }
 
   @Override

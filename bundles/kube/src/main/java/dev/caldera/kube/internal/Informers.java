@@ -16,7 +16,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The shared informers that feed the {@link ClusterCache}: Nodes, Pods, PriorityClasses,
@@ -33,6 +32,8 @@ final class Informers implements AutoCloseable {
   private final ClusterCache cache;
   private final Counters counters;
   private final Map<String, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
+  private final Map<String, Handler<?>> handlers = new LinkedHashMap<>();
+  private final Object delivery = new Object();
   private final List<CompletableFuture<Void>> started = new ArrayList<>();
   private SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
   private SharedIndexInformer<GenericKubernetesResource> podGroups;
@@ -123,6 +124,38 @@ final class Informers implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Names of the informers whose last list the cache has not received in full: fabric8 hands listed
+   * objects to event handlers asynchronously, so an informer that has synced may still be
+   * delivering its first list (or a relist after an expired watch) to the cache. Empty once the
+   * cache holds every object of every informer's last list.
+   */
+  synchronized List<String> delivering() {
+    List<String> out = new ArrayList<>();
+    handlers.forEach(
+        (name, h) -> {
+          if (h.listing) {
+            out.add(name);
+          }
+        });
+    return out;
+  }
+
+  /** Waits until {@link #delivering()} is empty; false on timeout. */
+  boolean awaitDelivered(long timeout, TimeUnit unit) throws InterruptedException {
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    synchronized (delivery) {
+      while (!delivering().isEmpty()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(delivery, left);
+      }
+    }
+    return true;
+  }
+
   /** Waits until every informer has listed once; false on timeout. */
   boolean awaitSync(long timeout, TimeUnit unit) throws InterruptedException {
     CompletableFuture<Void> all;
@@ -182,7 +215,9 @@ final class Informers implements AutoCloseable {
   private <T extends HasMetadata> SharedIndexInformer<T> inform(
       String name, Informable<T> source, Consumer<T> put, Consumer<T> remove) {
     SharedIndexInformer<T> informer = source.runnableInformer(0);
-    informer.addEventHandler(new Handler<>(name, put, remove));
+    Handler<T> handler = new Handler<>(name, put, remove, this::listDelivered);
+    informer.addEventHandler(handler);
+    handlers.put(name, handler);
     informer.exceptionHandler(
         (isStarted, t) -> {
           counters.watchErrors.increment();
@@ -196,23 +231,45 @@ final class Informers implements AutoCloseable {
     return informer;
   }
 
-  private static String describe(Throwable t) {
-    Function<Throwable, String> one = x -> x.getClass().getSimpleName() + ": " + x.getMessage();
-    return t.getCause() == null
-        ? one.apply(t)
-        : one.apply(t) + " (" + one.apply(t.getCause()) + ")";
+  private void listDelivered() {
+    synchronized (delivery) {
+      delivery.notifyAll();
+    }
   }
 
-  /** Feeds one kind into the cache; a conversion bug is logged, never thrown into fabric8. */
+  private static String describe(Throwable t) {
+    return ApiErrors.describe(t);
+  }
+
+  /**
+   * Feeds one kind into the cache; a conversion bug is logged, never thrown into fabric8. fabric8
+   * calls {@link #onBeforeList} before it hands over the objects of a list (the first one, or a
+   * relist after the watch expired) and {@link #onList} after the last of them, in order with the
+   * objects themselves, so {@link #listing} says whether the cache holds a whole list.
+   */
   private static final class Handler<T extends HasMetadata> implements ResourceEventHandler<T> {
     private final String name;
     private final Consumer<T> put;
     private final Consumer<T> remove;
+    private final Runnable listDelivered;
+    volatile boolean listing = true; // until the first list is delivered
 
-    Handler(String name, Consumer<T> put, Consumer<T> remove) {
+    Handler(String name, Consumer<T> put, Consumer<T> remove, Runnable listDelivered) {
       this.name = name;
       this.put = put;
       this.remove = remove;
+      this.listDelivered = listDelivered;
+    }
+
+    @Override
+    public void onBeforeList(String resourceVersion) {
+      listing = true;
+    }
+
+    @Override
+    public void onList(String resourceVersion, boolean emptyList) {
+      listing = false;
+      listDelivered.run();
     }
 
     @Override

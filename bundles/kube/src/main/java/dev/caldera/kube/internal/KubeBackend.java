@@ -2,6 +2,7 @@ package dev.caldera.kube.internal;
 
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.SourceStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -91,8 +92,14 @@ public final class KubeBackend implements AutoCloseable {
     }
   }
 
+  /** Waits until every informer has listed and the cache holds each list in full. */
   public boolean awaitSync(Duration timeout) throws InterruptedException {
-    return informers.awaitSync(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    if (!informers.awaitSync(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      return false;
+    }
+    long left = Math.max(0, deadline - System.nanoTime());
+    return informers.awaitDelivered(left, TimeUnit.NANOSECONDS);
   }
 
   public boolean synced() {
@@ -114,6 +121,28 @@ public final class KubeBackend implements AutoCloseable {
   /** Reads the metrics API now (tests; the poller does it every interval). */
   public void pollMetrics() {
     metrics.poll();
+  }
+
+  /**
+   * Ready once every informer has listed and the cache holds each informer's last list in full;
+   * waits up to {@code wait} for the cache to catch up. Not ready (with the reason) otherwise.
+   */
+  public SourceStatus status(Duration wait) throws InterruptedException {
+    if (!informers.synced()) {
+      return SourceStatus.notReady(
+          "waiting for the informers of "
+              + String.join(", ", informers.unsynced())
+              + " to list"
+              + (informers.unsynced().contains("queues")
+                      || informers.unsynced().contains("podgroups")
+                  ? " (are Volcano's Queue and PodGroup CRDs installed?)"
+                  : ""));
+    }
+    if (!informers.awaitDelivered(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      return SourceStatus.notReady(
+          "the cache is still receiving the list of " + String.join(", ", informers.delivering()));
+    }
+    return SourceStatus.ready();
   }
 
   public ClusterSnapshot snapshot() {

@@ -29,7 +29,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CompletionException;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -122,7 +121,13 @@ final class KubeWriter {
       bindFailed(pod, node, "node " + node + " is gone");
       return;
     }
-    if (!cache.startBind(podKey, node)) {
+    ClusterCache.BindClaim claim = cache.claimBind(pod, node);
+    if (claim.overcommit() != null) {
+      counters.bindsRefused.increment();
+      bindFailed(pod, node, "refused by the writer: " + claim.overcommit());
+      return;
+    }
+    if (!claim.claimed()) {
       return; // a bind is in flight already: never bind twice
     }
     Map<String, Object> binding = new LinkedHashMap<>();
@@ -134,6 +139,7 @@ final class KubeWriter {
         Map.of("name", pod.name(), "namespace", pod.namespace(), "uid", pod.metadata().uid()));
     binding.put("target", Map.of("apiVersion", "v1", "kind", "Node", "name", node));
     String path = "/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/binding";
+    String body = json(binding);
     writes
         .submit(
             "pod:" + podKey,
@@ -141,7 +147,7 @@ final class KubeWriter {
               if (!gate.getAsBoolean()) {
                 throw new NotLeader();
               }
-              client.raw(path, "POST", binding);
+              ApiRequests.post(client, path, body);
             })
         .whenComplete(
             (v, t) -> {
@@ -507,18 +513,11 @@ final class KubeWriter {
   }
 
   private static Throwable cause(Throwable t) {
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
+    return ApiErrors.cause(t);
   }
 
   private static String message(Throwable t) {
-    Throwable c = cause(t);
-    if (c instanceof KubernetesClientException k && k.getStatus() != null) {
-      return k.getStatus().getMessage() + " (HTTP " + k.getCode() + ")";
-    }
-    return c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    return ApiErrors.describe(t);
   }
 
   /** A write not sent because this replica is no longer the leader. */

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
 /**
@@ -50,6 +51,9 @@ public final class LeaseElector implements AutoCloseable {
   private volatile boolean leading;
   private volatile long lastRenewNanos;
   private volatile String leader;
+  private volatile String lastError;
+  private volatile boolean failing;
+  private final LongAdder errors = new LongAdder();
   private CompletableFuture<?> running;
   private boolean closed;
 
@@ -133,6 +137,25 @@ public final class LeaseElector implements AutoCloseable {
 
   public String identity() {
     return identity;
+  }
+
+  /** {@code namespace/name} of the lease. */
+  public String lease() {
+    return namespace + "/" + name;
+  }
+
+  /**
+   * Why the last attempt to read, take or renew the lease failed (e.g. {@code HTTP 403 Forbidden:
+   * ... cannot patch resource "leases"}), or null when the last attempt succeeded: this replica
+   * then holds the lease or saw another replica hold it.
+   */
+  public String failure() {
+    return failing ? lastError : null;
+  }
+
+  /** Failed attempts to read, take or renew the lease since start. */
+  public long errors() {
+    return errors.sum();
   }
 
   /** Stops campaigning and releases the lease if held, so another replica takes over at once. */
@@ -231,18 +254,38 @@ public final class LeaseElector implements AutoCloseable {
     @Override
     public LeaderElectionRecord get(KubernetesClient c) {
       readAt = nanoClock.getAsLong();
-      return delegate.get(c);
+      LeaderElectionRecord r;
+      try {
+        r = delegate.get(c);
+      } catch (RuntimeException e) {
+        failed("read", e);
+        throw e;
+      }
+      if (r != null && r.getHolderIdentity() != null && !identity.equals(r.getHolderIdentity())) {
+        ok(); // another replica holds it: this attempt ends here, without a write
+      }
+      return r;
     }
 
     @Override
     public void create(KubernetesClient c, LeaderElectionRecord r) {
-      delegate.create(c, r);
+      try {
+        delegate.create(c, r);
+      } catch (RuntimeException e) {
+        failed("create", e);
+        throw e;
+      }
       renewed(r);
     }
 
     @Override
     public void update(KubernetesClient c, LeaderElectionRecord r) {
-      delegate.update(c, r);
+      try {
+        delegate.update(c, r);
+      } catch (RuntimeException e) {
+        failed("renew", e);
+        throw e;
+      }
       renewed(r);
     }
 
@@ -250,6 +293,21 @@ public final class LeaseElector implements AutoCloseable {
       if (identity.equals(r.getHolderIdentity())) {
         lastRenewNanos = readAt;
       }
+      ok();
+    }
+
+    private void ok() {
+      failing = false;
+    }
+
+    private void failed(String what, RuntimeException e) {
+      errors.increment();
+      String text = "cannot " + what + " the lease " + lease() + ": " + ApiErrors.describe(e);
+      if (!text.equals(lastError) || !failing) {
+        LOG.log(Level.WARNING, text);
+      }
+      lastError = text;
+      failing = true;
     }
 
     @Override

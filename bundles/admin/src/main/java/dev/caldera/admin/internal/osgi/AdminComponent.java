@@ -2,10 +2,12 @@ package dev.caldera.admin.internal.osgi;
 
 import dev.caldera.admin.internal.AdminServer;
 import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.List;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -43,12 +45,19 @@ public final class AdminComponent {
   @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile SchedulerMonitor monitor;
 
+  @Reference(
+      cardinality = ReferenceCardinality.MULTIPLE,
+      policy = ReferencePolicy.DYNAMIC,
+      service = MetricsSource.class)
+  private volatile List<MetricsSource> metricsSources;
+
   private AdminServer server;
 
   @Activate
   void activate(BundleContext context, Config config) {
     Path deploy = config.deploy().isBlank() ? audit.deploy() : Path.of(config.deploy());
-    OsgiBackend backend = new OsgiBackend(context, registry, () -> monitor, audit, deploy);
+    OsgiBackend backend =
+        new OsgiBackend(context, registry, () -> monitor, () -> metricsSources, audit, deploy);
     InetSocketAddress address;
     try {
       address = parse(config.address());

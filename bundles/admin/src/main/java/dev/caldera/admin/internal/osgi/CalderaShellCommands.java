@@ -3,6 +3,7 @@ package dev.caldera.admin.internal.osgi;
 import dev.caldera.admin.internal.ShellCommands;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.SchedulerMonitor;
+import java.util.List;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -36,7 +37,8 @@ public final class CalderaShellCommands {
   @Activate
   void activate(BundleContext context) {
     commands =
-        new ShellCommands(new OsgiBackend(context, registry, () -> monitor, audit, audit.deploy()));
+        new ShellCommands(
+            new OsgiBackend(context, registry, () -> monitor, List::of, audit, audit.deploy()));
   }
 
   /** Plugins: name, bundle, version, state, sessions served. */

@@ -7,6 +7,7 @@ import dev.caldera.admin.internal.JarCheck;
 import dev.caldera.admin.internal.PluginInfo;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.ByteArrayInputStream;
@@ -42,6 +43,7 @@ final class OsgiBackend implements AdminBackend {
   private final BundleContext context;
   private final PluginRegistry registry;
   private final Supplier<SchedulerMonitor> monitor;
+  private final Supplier<List<MetricsSource>> metricsSources;
   private final BundleAudit audit;
   private final Path deploy;
 
@@ -52,11 +54,13 @@ final class OsgiBackend implements AdminBackend {
       BundleContext context,
       PluginRegistry registry,
       Supplier<SchedulerMonitor> monitor,
+      Supplier<List<MetricsSource>> metricsSources,
       BundleAudit audit,
       Path deploy) {
     this.context = context;
     this.registry = registry;
     this.monitor = monitor;
+    this.metricsSources = metricsSources;
     this.audit = audit;
     this.deploy = deploy;
   }
@@ -64,6 +68,12 @@ final class OsgiBackend implements AdminBackend {
   @Override
   public Optional<SchedulerMonitor> monitor() {
     return Optional.ofNullable(monitor.get());
+  }
+
+  @Override
+  public List<MetricsSource> metricsSources() {
+    List<MetricsSource> sources = metricsSources.get();
+    return sources == null ? List.of() : List.copyOf(sources);
   }
 
   @Override

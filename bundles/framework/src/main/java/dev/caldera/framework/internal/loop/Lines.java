@@ -32,13 +32,18 @@ final class Lines {
 
   /**
    * The periodic status: {@code status: sessions 42 (+5), binds 17, evictions 1, pending
-   * inference=0 training=4, running}.
+   * inference=0 training=4, running}; the state is followed by the reason when sessions do not run
+   * ({@code HOLDING: ...}, {@code standby: the leader is ...}, {@code waiting: ...}).
    */
   static String status(Health h, LoopMetrics m, long newSessions) {
     StringJoiner pending = new StringJoiner(" ");
     m.pendingTasks().forEach((queue, n) -> pending.add(queue + "=" + n));
     String state =
-        h.state().equals("holding") ? "HOLDING: " + String.join("; ", h.reasons()) : h.state();
+        switch (h.state()) {
+          case "holding" -> "HOLDING: " + String.join("; ", h.reasons());
+          case "standby", "waiting" -> h.state() + ": " + String.join("; ", h.reasons());
+          default -> h.state();
+        };
     return String.format(
         Locale.ROOT,
         "status: sessions %d (+%d), binds %d, evictions %d, pending %s, %s",

@@ -84,7 +84,7 @@ public final class LoopFactory {
       Runnable onFinished)
       throws IOException {
     RunLog log = new RunLog(o.console(), o.logFile(), o.echoSessions());
-    LoopState state = new LoopState(log);
+    LoopState state = new LoopState(log, writer);
     ConfFile conf = new ConfFile(o.conf(), state::event);
     PolicyDirectory policies =
         o.policies() == null ? null : new PolicyDirectory(o.policies(), state::event);

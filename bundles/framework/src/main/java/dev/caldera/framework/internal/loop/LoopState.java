@@ -1,5 +1,7 @@
 package dev.caldera.framework.internal.loop;
 
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
@@ -30,6 +32,7 @@ final class LoopState implements SchedulerMonitor {
   };
 
   private final RunLog log;
+  private final ClusterWriter writer;
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private final Deque<SessionRecord> sessions = new ArrayDeque<>();
   private final Deque<LoopEvent> events = new ArrayDeque<>();
@@ -54,8 +57,12 @@ final class LoopState implements SchedulerMonitor {
   private ConfStatus conf = new ConfStatus("", null, null, null, List.of(), List.of());
   private Map<String, String> policies = Map.of();
 
-  LoopState(RunLog log) {
+  /**
+   * @param writer where the accepted binds and evictions are counted, if it counts them
+   */
+  LoopState(RunLog log, ClusterWriter writer) {
     this.log = log;
+    this.writer = writer;
   }
 
   // ---- written by the loop ----
@@ -87,11 +94,32 @@ final class LoopState implements SchedulerMonitor {
     }
   }
 
-  /** Sessions run; an event says so if they were held. */
+  /**
+   * No session runs because the cluster source is not ready: {@code standby} while another replica
+   * schedules, {@code waiting} otherwise; an event says why when the reason changes.
+   */
+  void sourceNotReady(SourceStatus status) {
+    String next = status.state() == SourceStatus.State.STANDBY ? "standby" : "waiting";
+    boolean changed;
+    synchronized (this) {
+      changed = !state.equals(next) || !reasons.equals(List.of(status.reason()));
+      state = next;
+      reasons = List.of(status.reason());
+      missing = List.of();
+    }
+    if (changed) {
+      event(
+          next.equals("standby")
+              ? LoopEvent.normal("SchedulingStandby", status.reason())
+              : LoopEvent.warning("SchedulingWaiting", status.reason()));
+    }
+  }
+
+  /** Sessions run; an event says so if they were held, waiting or standing by. */
   void running() {
     boolean resumed;
     synchronized (this) {
-      resumed = state.equals("holding");
+      resumed = state.equals("holding") || state.equals("waiting") || state.equals("standby");
       state = "running";
       reasons = List.of();
       missing = List.of();
@@ -185,12 +213,20 @@ final class LoopState implements SchedulerMonitor {
   }
 
   @Override
-  public synchronized LoopMetrics metrics() {
+  public LoopMetrics metrics() {
+    // Asked outside this object's lock: a writer's counters need no lock of ours.
+    ClusterWriter.Accepted accepted = writer == null ? null : writer.accepted();
+    synchronized (this) {
+      return metrics(accepted);
+    }
+  }
+
+  private LoopMetrics metrics(ClusterWriter.Accepted accepted) {
     return new LoopMetrics(
         sessionCount,
         sessionSeconds.snapshot(),
-        binds,
-        evictions,
+        accepted == null ? binds : accepted.binds(),
+        accepted == null ? evictions : accepted.evictions(),
         figures.pending(),
         figures.allocated(),
         figures.deserved(),

@@ -7,6 +7,7 @@ import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
@@ -179,6 +180,11 @@ public final class SchedulingLoop {
         return false;
       }
 
+      SourceStatus sourceStatus = source.status();
+      if (!sourceStatus.isReady()) {
+        state.sourceNotReady(sourceStatus);
+        return false;
+      }
       Instant started = clock.instant();
       ClusterSnapshot snapshot = source.snapshot();
       if (policies != null) {

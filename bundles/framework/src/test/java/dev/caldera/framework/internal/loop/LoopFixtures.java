@@ -16,6 +16,7 @@ import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.testkit.NodeBuilder;
 import dev.caldera.testkit.PodBuilder;
 import java.time.Instant;
@@ -115,6 +116,18 @@ final class LoopFixtures {
   static final class OnePodCluster implements ClusterSource, ClusterWriter {
     final List<SessionResult> applied = new CopyOnWriteArrayList<>();
     Map<String, String> policies = Map.of();
+    volatile SourceStatus status = SourceStatus.ready();
+    volatile ClusterWriter.Accepted accepted;
+
+    @Override
+    public SourceStatus status() {
+      return status;
+    }
+
+    @Override
+    public ClusterWriter.Accepted accepted() {
+      return accepted;
+    }
 
     @Override
     public ClusterSnapshot snapshot() {

@@ -7,6 +7,8 @@ import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.Session;
+import dev.caldera.framework.ClusterWriter;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.internal.loop.LoopFixtures.MutableRegistry;
 import dev.caldera.framework.internal.loop.LoopFixtures.OnePodCluster;
 import dev.caldera.framework.internal.loop.LoopFixtures.RecordingFactory;
@@ -59,7 +61,7 @@ class SchedulingLoopTest {
   }
 
   private SchedulingLoop loop(long maxSessions, Runnable onFinished) throws IOException {
-    state = new LoopState(new RunLog(null, null, false));
+    state = new LoopState(new RunLog(null, null, false), cluster);
     state.addListener(
         new SchedulerMonitor.Listener() {
           @Override
@@ -405,5 +407,57 @@ class SchedulingLoopTest {
     assertThat(cluster.applied).hasSize(3);
     assertThat(state.health().state()).isEqualTo("finished");
     assertThat(reasons("SchedulingFinished")).containsExactly("3 sessions ran, as asked");
+  }
+
+  @Test
+  void cycle_standsByWhileAnotherReplicaLeads_readyButNoSession() throws IOException {
+    registry.add(quota, "q 1");
+    cluster.status = SourceStatus.standby("the leader is replica-b");
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isFalse();
+    assertThat(loop.cycle()).isFalse();
+
+    assertThat(cluster.applied).isEmpty();
+    assertThat(state.health().state()).isEqualTo("standby");
+    assertThat(state.health().ready()).isTrue();
+    assertThat(state.health().reasons()).containsExactly("the leader is replica-b");
+    assertThat(reasons("SchedulingStandby")).containsExactly("the leader is replica-b");
+    assertThat(Lines.status(state.health(), state.metrics(), 0))
+        .endsWith("standby: the leader is replica-b");
+
+    cluster.status = SourceStatus.ready();
+    assertThat(loop.cycle()).isTrue();
+    assertThat(state.health().state()).isEqualTo("running");
+    assertThat(reasons("SchedulingResumed")).hasSize(1);
+  }
+
+  @Test
+  void cycle_waitsWhileTheSourceIsNotReady_andIsNotReady() throws IOException {
+    registry.add(quota, "q 1");
+    cluster.status = SourceStatus.notReady("cannot hold the lease: HTTP 403");
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isFalse();
+    assertThat(loop.cycle()).isFalse();
+
+    assertThat(cluster.applied).isEmpty();
+    assertThat(state.health().state()).isEqualTo("waiting");
+    assertThat(state.health().ready()).isFalse();
+    assertThat(reasons("SchedulingWaiting")).containsExactly("cannot hold the lease: HTTP 403");
+  }
+
+  @Test
+  void metrics_countWhatTheWriterSaysWasAccepted_notDecisions() throws IOException {
+    registry.add(quota, "q 1");
+    SchedulingLoop loop = loop();
+    assertThat(loop.cycle()).isTrue();
+    assertThat(loop.cycle()).isTrue();
+    assertThat(state.metrics().binds()).as("decisions, without a writer count").isEqualTo(2);
+
+    cluster.accepted = new ClusterWriter.Accepted(1, 0);
+
+    assertThat(state.metrics().binds()).isEqualTo(1);
+    assertThat(Lines.status(state.health(), state.metrics(), 0)).contains("binds 1,");
   }
 }

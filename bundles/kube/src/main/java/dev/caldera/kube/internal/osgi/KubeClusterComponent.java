@@ -4,6 +4,8 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.SourceStatus;
+import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.kube.KubeCluster;
 import dev.caldera.kube.KubeCounters;
 import dev.caldera.kube.KubeOptions;
@@ -26,10 +28,11 @@ import org.osgi.service.component.annotations.Deactivate;
 /**
  * A real cluster as the scheduling loop's source and writer, once configured (PID {@value #PID}).
  *
- * <p>Only a replica that may schedule sees the cluster: until the informers have synced, and with
- * {@code leader.elect} while another replica holds the lease, {@link #snapshot()} is empty (the
- * loop runs idle sessions, so its health endpoints answer on every replica) and {@link #apply}
- * writes nothing. The {@link KubeCounters} service is for the admin bundle's metrics.
+ * <p>Only a replica that may schedule runs sessions: {@link #status()} tells the loop to wait until
+ * the informers have synced and the cache holds their lists, and with {@code leader.elect} to stand
+ * by while another replica holds the lease (or to wait, not ready, while the lease cannot be held
+ * at all). The {@link MetricsSource} service puts the API counters and leadership on {@code
+ * /metrics}.
  */
 @Component(
     configurationPid = KubeClusterComponent.PID,
@@ -68,6 +71,12 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
 
     int write_concurrency() default 16;
 
+    /** The client's requests per second (Volcano's {@code --kube-api-qps}). */
+    double api_qps() default KubeOptions.DEFAULT_API_QPS;
+
+    /** The client's burst (Volcano's {@code --kube-api-burst}). */
+    int api_burst() default KubeOptions.DEFAULT_API_BURST;
+
     long metrics_interval_ms() default 30_000;
 
     /** This replica's identity; empty for {@code $POD_NAME} (or the host name) and a suffix. */
@@ -83,6 +92,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
           });
   private volatile KubeCluster cluster;
   private ServiceRegistration<KubeCounters> counters;
+  private ServiceRegistration<MetricsSource> metrics;
   private volatile boolean leaderElect;
   private volatile LeaderElection election;
   private volatile boolean closed;
@@ -95,6 +105,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
             .kubeconfig(config.kubeconfig().isBlank() ? null : Path.of(config.kubeconfig()))
             .context(config.context().isBlank() ? null : config.context())
             .writeConcurrency(config.write_concurrency())
+            .apiRate(config.api_qps(), config.api_burst())
             .metricsInterval(Duration.ofMillis(Math.max(0, config.metrics_interval_ms())));
     for (String name : config.scheduler_names()) {
       options.schedulerName(name);
@@ -109,6 +120,11 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
       throw e;
     }
     counters = context.registerService(KubeCounters.class, cluster.counters(), null);
+    metrics =
+        context.registerService(
+            MetricsSource.class,
+            new KubeMetrics(cluster.counters(), () -> election, leaderElect),
+            null);
     System.out.println(
         "cluster: kubernetes"
             + (config.kubeconfig().isBlank() ? " (in-cluster)" : ", " + config.kubeconfig())
@@ -175,12 +191,38 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     return !leaderElect || (e != null && e.isLeader());
   }
 
+  /**
+   * The cluster's status (informers listed, cache complete, leadership); not ready while closing,
+   * and with leader election until the campaign has started (right after the informers synced).
+   */
+  @Override
+  public SourceStatus status() {
+    if (closed) {
+      return SourceStatus.notReady("the kube cluster is stopping");
+    }
+    SourceStatus status = cluster.status();
+    if (status.isReady() && leaderElect && election == null) {
+      return SourceStatus.notReady("starting the leader election");
+    }
+    return status;
+  }
+
+  /**
+   * The cluster now. The loop asks only after {@link #status()} said ready; should leadership be
+   * lost in between, the snapshot is empty and {@link #apply} writes nothing.
+   */
   @Override
   public ClusterSnapshot snapshot() {
     if (!active()) {
       return new ClusterSnapshot(List.of(), List.of(), List.of(), List.of(), null, Instant.now());
     }
     return cluster.snapshot();
+  }
+
+  @Override
+  public ClusterWriter.Accepted accepted() {
+    KubeCounters c = cluster.counters();
+    return new ClusterWriter.Accepted(c.bindsSucceeded(), c.evictionsSucceeded());
   }
 
   @Override
@@ -208,6 +250,9 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     }
     if (counters != null) {
       counters.unregister();
+    }
+    if (metrics != null) {
+      metrics.unregister();
     }
     cluster.close();
   }
