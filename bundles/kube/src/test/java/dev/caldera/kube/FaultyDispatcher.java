@@ -32,6 +32,7 @@ final class FaultyDispatcher extends Dispatcher {
   private final List<Fault> faults = new CopyOnWriteArrayList<>();
   private final Set<WebSocket> sockets = ConcurrentHashMap.newKeySet();
   private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+  private final List<ApiRequest> requests = new CopyOnWriteArrayList<>();
   private volatile Function<RecordedRequest, MockResponse> interceptor = r -> null;
 
   FaultyDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses) {
@@ -87,8 +88,15 @@ final class FaultyDispatcher extends Dispatcher {
         .sum();
   }
 
+  /** Every request the server received from a client whose User-Agent starts with {@code agent}. */
+  List<ApiRequest> requestsFrom(String agent) {
+    return requests.stream().filter(r -> r.userAgent().startsWith(agent)).toList();
+  }
+
   @Override
   public MockResponse dispatch(RecordedRequest request) {
+    String agent = request.getHeader("User-Agent");
+    requests.add(ApiRequest.of(request.getMethod(), request.getPath(), agent == null ? "" : agent));
     counts
         .computeIfAbsent(request.getMethod() + " " + path(request), k -> new AtomicInteger())
         .incrementAndGet();

@@ -101,6 +101,15 @@ public final class MockApi implements AutoCloseable {
    * (null: fabric8's own), e.g. a slow one that stands for a busy consumer.
    */
   KubernetesClient client(java.util.concurrent.Executor taskExecutor) {
+    return client(taskExecutor, null);
+  }
+
+  /** A client that sends the scheduler's User-Agent, so its requests are checked against RBAC. */
+  KubernetesClient schedulerClient(java.util.concurrent.Executor taskExecutor) {
+    return client(taskExecutor, dev.caldera.kube.internal.Clients.USER_AGENT);
+  }
+
+  private KubernetesClient client(java.util.concurrent.Executor taskExecutor, String userAgent) {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(server.url("/"))
@@ -112,6 +121,9 @@ public final class MockApi implements AutoCloseable {
             .withRequestTimeout(5_000)
             .withConnectionTimeout(2_000)
             .build();
+    if (userAgent != null) {
+      config.setUserAgent(userAgent);
+    }
     KubernetesClientBuilder builder =
         new KubernetesClientBuilder()
             .withConfig(config)
@@ -158,7 +170,7 @@ public final class MockApi implements AutoCloseable {
             .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
             .metricsInterval(Duration.ZERO);
     options.accept(b);
-    return KubeCluster.connect(client(), b.build());
+    return KubeCluster.connect(schedulerClient(null), b.build());
   }
 
   /**
@@ -189,7 +201,7 @@ public final class MockApi implements AutoCloseable {
             .identity(identity)
             .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
             .metricsInterval(Duration.ZERO);
-    return KubeCluster.connect(client(slow), b.build());
+    return KubeCluster.connect(schedulerClient(slow), b.build());
   }
 
   // ---- objects -------------------------------------------------------------------------------
@@ -432,12 +444,41 @@ public final class MockApi implements AutoCloseable {
     await(what, Duration.ofSeconds(10), condition);
   }
 
+  /**
+   * Every request the scheduler sent (User-Agent {@code caldera-scheduler}: the clusters of {@link
+   * #cluster} and any kubeconfig client of Caldera's) that {@code 02-rbac.yaml} does not grant.
+   */
+  List<ApiRequest> deniedByShippedRbac() {
+    RbacRules rules;
+    try {
+      rules = RbacRules.shipped();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read runtime/deploy/02-rbac.yaml", e);
+    }
+    return dispatcher.requestsFrom(dev.caldera.kube.internal.Clients.USER_AGENT).stream()
+        .filter(r -> !r.verb().isEmpty() && !rules.allows(r))
+        .toList();
+  }
+
+  /**
+   * Stops the server, and fails the test if the scheduler sent a request the shipped RBAC denies:
+   * every end-to-end flow on the mock server doubles as an RBAC conformance check.
+   */
   @Override
   public void close() {
     synchronized (clients) {
       clients.forEach(KubernetesClient::close);
     }
     server.destroy();
+    List<ApiRequest> denied = deniedByShippedRbac();
+    if (!denied.isEmpty()) {
+      throw new AssertionError(
+          "runtime/deploy/02-rbac.yaml does not grant what the scheduler sent: "
+              + denied.stream()
+                  .map(r -> r.access() + " (" + r.method() + " " + r.path() + ")")
+                  .distinct()
+                  .toList());
+    }
   }
 
   /** A pod fixture: requests, scheduler, group, priority, placement. */

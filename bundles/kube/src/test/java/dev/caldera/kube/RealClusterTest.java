@@ -343,7 +343,11 @@ class RealClusterTest {
     SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default");
     LeaderElection.Options lease =
         new LeaderElection.Options(
-            NS, "caldera-e2e", Duration.ofSeconds(6), Duration.ofSeconds(4), Duration.ofSeconds(1));
+            NS,
+            "caldera-scheduler",
+            Duration.ofSeconds(6),
+            Duration.ofSeconds(4),
+            Duration.ofSeconds(1));
     List<KubeCluster> clusters = new ArrayList<>();
     List<AutoCloseable> closing = new ArrayList<>();
     try {
