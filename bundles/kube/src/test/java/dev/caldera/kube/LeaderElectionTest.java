@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.SchedulerConf;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -99,6 +100,11 @@ class LeaderElectionTest {
       assertThat(leader.cluster.counters().bindsSucceeded()).isEqualTo(4);
       assertThat(follower.cluster.counters().bindsSucceeded()).isZero();
       assertThat(follower.runner.sessions()).isZero();
+      // Standing by is said, not hidden: ready to take over, naming the leader.
+      SourceStatus standby = follower.cluster.status();
+      assertThat(standby.state()).isEqualTo(SourceStatus.State.STANDBY);
+      assertThat(standby.reason()).contains("the leader is " + leader.election.identity());
+      assertThat(leader.cluster.status().isReady()).isTrue();
 
       // The leader leaves and releases the lease: the follower takes over well within a lease.
       leader.close();
@@ -175,6 +181,27 @@ class LeaderElectionTest {
       assertThat(stoppedAfter).isLessThan(LEASE.leaseDuration());
       assertThat(a.cluster.counters().bindsSucceeded()).isZero();
       api.dispatcher.clearFaults();
+    }
+  }
+
+  @Test
+  void aReplicaDeniedTheLease_isNotReady_andSaysWhy() throws Exception {
+    // As with a Role that lacks a verb the lease needs: every lease request is forbidden.
+    api.dispatcher.fail("GET", "/leases/caldera-scheduler", 403, -1);
+    api.dispatcher.fail("POST", "/leases", 403, -1);
+    api.dispatcher.fail("PATCH", "/leases/caldera-scheduler", 403, -1);
+    try (Replica a = new Replica("replica-a")) {
+      await("a lease error counted", () -> a.election.errors() > 0);
+      SourceStatus status = a.cluster.status();
+      assertThat(status.state()).isEqualTo(SourceStatus.State.NOT_READY);
+      assertThat(status.reason())
+          .contains("lease kube-system/caldera-scheduler")
+          .contains("HTTP 403");
+      assertThat(a.election.isLeader()).isFalse();
+
+      api.dispatcher.clearFaults();
+      await("leading once the lease is allowed", Duration.ofSeconds(5), a.election::isLeader);
+      assertThat(a.cluster.status().isReady()).isTrue();
     }
   }
 

@@ -20,6 +20,7 @@ import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Files;
@@ -62,18 +63,26 @@ class RealClusterTest {
     return kubeconfigName() != null;
   }
 
+  /**
+   * The system property first: {@link RealClusterFlowsOnMockServerTest} sets it to point the suite
+   * at its mock server, also where the environment variable names a real cluster.
+   */
   private static String kubeconfigName() {
-    String env = System.getenv("CALDERA_TEST_KUBECONFIG");
-    String name = env == null || env.isBlank() ? System.getProperty(KUBECONFIG_PROPERTY) : env;
+    String property = System.getProperty(KUBECONFIG_PROPERTY);
+    String name =
+        property == null || property.isBlank()
+            ? System.getenv("CALDERA_TEST_KUBECONFIG")
+            : property;
     return name == null || name.isBlank() ? null : name;
   }
 
-  private static final String RUN = UUID.randomUUID().toString().substring(0, 6);
-  private static final String NS = "caldera-e2e-" + RUN;
   private static final String SCHEDULER = "caldera-e2e";
-  private static final String QUEUE = "caldera-e2e-" + RUN;
-  private static final List<String> NODES =
-      List.of("caldera-e2e-" + RUN + "-a", "caldera-e2e-" + RUN + "-b");
+  // New names for every run of the class, also for two runs in one JVM: a namespace of an earlier
+  // run may still be terminating on the server.
+  private static String RUN;
+  private static String NS;
+  private static String QUEUE;
+  private static List<String> NODES;
 
   private static KubernetesClient kubectl;
   private static Path kubeconfig;
@@ -81,6 +90,11 @@ class RealClusterTest {
 
   @BeforeAll
   static void setUp() throws Exception {
+    RUN = UUID.randomUUID().toString().substring(0, 6);
+    NS = "caldera-e2e-" + RUN;
+    QUEUE = "caldera-e2e-" + RUN;
+    NODES = List.of("caldera-e2e-" + RUN + "-a", "caldera-e2e-" + RUN + "-b");
+    crdsInstalled.clear();
     kubeconfig = Path.of(kubeconfigName());
     kubectl =
         new KubernetesClientBuilder()
@@ -92,18 +106,26 @@ class RealClusterTest {
         .namespaces()
         .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
         .create();
+    // A bare API server has no controller to create the namespace's default service account, and
+    // without it pods are refused; where a controller manager runs, it may create it first.
     if (kubectl.serviceAccounts().inNamespace(NS).withName("default").get() == null) {
-      kubectl
-          .serviceAccounts()
-          .inNamespace(NS)
-          .resource(
-              new ServiceAccountBuilder()
-                  .withNewMetadata()
-                  .withName("default")
-                  .withNamespace(NS)
-                  .endMetadata()
-                  .build())
-          .create();
+      try {
+        kubectl
+            .serviceAccounts()
+            .inNamespace(NS)
+            .resource(
+                new ServiceAccountBuilder()
+                    .withNewMetadata()
+                    .withName("default")
+                    .withNamespace(NS)
+                    .endMetadata()
+                    .build())
+            .create();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          throw e;
+        }
+      }
     }
     for (String n : NODES) {
       Map<String, Quantity> r =
@@ -162,6 +184,8 @@ class RealClusterTest {
               c ->
                   c != null
                       && c.getStatus() != null
+                      // A new CRD's conditions are null on a real server until the first is set.
+                      && c.getStatus().getConditions() != null
                       && c.getStatus().getConditions().stream()
                           .anyMatch(
                               x ->
