@@ -42,6 +42,7 @@ public final class KubeBackend implements AutoCloseable {
   private final ClusterCache cache = new ClusterCache();
   private final Informers informers;
   private final WriteQueue writes;
+  private final WriteQueue eventWrites;
   private final KubeWriter writer;
   private final MetricsPoller metrics;
   private final boolean ownsClient;
@@ -60,10 +61,19 @@ public final class KubeBackend implements AutoCloseable {
             settings.initialBackoff(),
             settings.maxBackoff(),
             counters);
+    // Events have a queue of their own, a quarter as wide: a session's thousand Scheduled events
+    // never hold up its binds.
+    this.eventWrites =
+        new WriteQueue(
+            Math.max(1, settings.writeConcurrency() / 4),
+            settings.maxAttempts(),
+            settings.initialBackoff(),
+            settings.maxBackoff(),
+            counters);
     EventRecorder events =
         new EventRecorder(
             client,
-            writes,
+            eventWrites,
             counters,
             clock,
             settings.reportingController(),
@@ -128,15 +138,15 @@ public final class KubeBackend implements AutoCloseable {
    * waits up to {@code wait} for the cache to catch up. Not ready (with the reason) otherwise.
    */
   public SourceStatus status(Duration wait) throws InterruptedException {
-    if (!informers.synced()) {
+    List<String> unsynced = informers.unsynced();
+    if (!unsynced.isEmpty()) {
+      // Only Volcano's kinds left: most likely their CRDs are missing, not slow.
+      boolean onlyVolcano = List.of("queues", "podgroups").containsAll(unsynced);
       return SourceStatus.notReady(
           "waiting for the informers of "
-              + String.join(", ", informers.unsynced())
+              + String.join(", ", unsynced)
               + " to list"
-              + (informers.unsynced().contains("queues")
-                      || informers.unsynced().contains("podgroups")
-                  ? " (are Volcano's Queue and PodGroup CRDs installed?)"
-                  : ""));
+              + (onlyVolcano ? " (are Volcano's Queue and PodGroup CRDs installed?)" : ""));
     }
     if (!informers.awaitDelivered(wait.toMillis(), TimeUnit.MILLISECONDS)) {
       return SourceStatus.notReady(
@@ -170,7 +180,9 @@ public final class KubeBackend implements AutoCloseable {
   }
 
   public boolean awaitWritesIdle(Duration timeout) throws InterruptedException {
-    return writes.awaitIdle(timeout);
+    long deadline = System.nanoTime() + timeout.toNanos();
+    return writes.awaitIdle(timeout)
+        && eventWrites.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
   }
 
   @Override
@@ -180,6 +192,7 @@ public final class KubeBackend implements AutoCloseable {
     }
     informers.close();
     writes.close();
+    eventWrites.close();
     if (ownsClient) {
       client.close();
     }
