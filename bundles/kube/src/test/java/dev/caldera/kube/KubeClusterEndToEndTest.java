@@ -76,6 +76,9 @@ class KubeClusterEndToEndTest {
             return allocated instanceof Map<?, ?> m && "6".equals(String.valueOf(m.get("cpu")));
           });
       await("writes done", () -> cluster.counters().writesInFlight() == 0);
+      // No Volcano queue controller here: the scheduler says the queues are Open.
+      assertThat(status(api.getQueue("q1"))).containsEntry("state", "Open");
+      assertThat(status(api.getQueue("default"))).containsEntry("state", "Open");
 
       for (String p : pods) {
         assertThat(api.bindings("ns1", p)).as("binding requests for " + p).isEqualTo(1);

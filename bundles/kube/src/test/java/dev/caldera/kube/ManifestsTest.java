@@ -286,7 +286,7 @@ class ManifestsTest {
   void configMap_holdsAConfThatParses_withPluginsThatExist_andTheShippedPolicy() throws Exception {
     ConfigMap cm = one(ConfigMap.class);
     SchedulerConf conf = SchedulerConf.parse(cm.getData().get("scheduler.conf"), "ConfigMap");
-    assertThat(conf.actions()).containsExactly("enqueue", "allocate", "backfill");
+    assertThat(conf.actions()).containsExactly("enqueue", "allocate", "backfill", "reclaim");
     assertThat(conf.missing(new ServiceLoaderPluginRegistry())).isEmpty();
     Path shipped = deploy.resolve("../../policies/tidal.policy");
     assertThat(cm.getData().get("tidal.policy")).isEqualTo(Files.readString(shipped));

@@ -44,6 +44,7 @@ final class ClusterCache {
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
   private final Map<String, int[]> podGroupCounts = new HashMap<>();
   private final Map<String, Queue> queues = new LinkedHashMap<>();
+  private final Set<String> queuesWithoutState = new java.util.HashSet<>();
   private final Map<String, PriorityClass> priorityClasses = new LinkedHashMap<>();
   private final Map<String, String> preemptionPolicies = new HashMap<>();
   private final Map<String, PodDisruptionBudget> pdbs = new LinkedHashMap<>();
@@ -113,12 +114,32 @@ final class ClusterCache {
     podGroupCounts.remove(key);
   }
 
+  /**
+   * @param stateOnServer whether the server's {@code status.state} is set
+   */
+  synchronized void putQueue(Queue q, boolean stateOnServer) {
+    queues.put(q.name(), q);
+    if (stateOnServer) {
+      queuesWithoutState.remove(q.name());
+    } else {
+      queuesWithoutState.add(q.name());
+    }
+  }
+
+  /** The writer's own update of a queue (its state is on the server, or being written). */
   synchronized void putQueue(Queue q) {
     queues.put(q.name(), q);
+    queuesWithoutState.remove(q.name());
+  }
+
+  /** Whether nobody has written the queue's {@code status.state} yet (no Volcano controller). */
+  synchronized boolean queueStateMissing(String name) {
+    return queuesWithoutState.contains(name);
   }
 
   synchronized void removeQueue(String name) {
     queues.remove(name);
+    queuesWithoutState.remove(name);
   }
 
   synchronized void putPriorityClass(PriorityClass pc, String preemptionPolicy) {

@@ -85,7 +85,7 @@ final class Informers implements AutoCloseable {
         inform(
             "queues",
             client.genericKubernetesResources(VolcanoConverter.QUEUES),
-            q -> cache.putQueue(VolcanoConverter.queue(q)),
+            q -> cache.putQueue(VolcanoConverter.queue(q), VolcanoConverter.hasState(q)),
             q -> cache.removeQueue(q.getMetadata().getName()));
     podGroups =
         inform(
@@ -198,7 +198,7 @@ final class Informers implements AutoCloseable {
     if (q == null) {
       cache.removeQueue(name);
     } else {
-      cache.putQueue(VolcanoConverter.queue(q));
+      cache.putQueue(VolcanoConverter.queue(q), VolcanoConverter.hasState(q));
     }
   }
 

@@ -374,14 +374,25 @@ final class KubeWriter {
 
   private void queueStatus(String name, Map<String, Quantity> allocated) {
     Queue q = cache.queue(name);
-    if (q == null || q.allocated().equals(allocated)) {
-      return; // the implicit default queue, or no change (Quantity equality is semantic)
+    if (q == null) {
+      return; // the implicit default queue: nothing on the server
+    }
+    // Volcano's queue controller writes status.state; where it does not run, Caldera says Open
+    // (a queue can only be closed through that controller), so `kubectl get queue` shows it.
+    boolean writeState = cache.queueStateMissing(name);
+    if (q.allocated().equals(allocated) && !writeState) {
+      return; // no change (Quantity equality is semantic)
     }
     Map<String, Object> written = new LinkedHashMap<>();
     q.allocated().keySet().forEach(k -> written.put(k, null)); // a merge patch removes with null
     allocated.forEach((k, v) -> written.put(k, v.toString()));
     cache.putQueue(q.withAllocated(allocated));
-    String patch = json(Map.of("status", Map.of("allocated", written)));
+    Map<String, Object> status = new LinkedHashMap<>();
+    status.put("allocated", written);
+    if (writeState) {
+      status.put("state", q.state());
+    }
+    String patch = json(Map.of("status", status));
     GenericKubernetesResource target =
         new GenericKubernetesResourceBuilder()
             .withApiVersion(VOLCANO_API)

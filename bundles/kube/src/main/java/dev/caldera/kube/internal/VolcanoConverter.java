@@ -75,6 +75,15 @@ final class VolcanoConverter {
         quantities(status.path("allocated")));
   }
 
+  /**
+   * Whether the queue's {@code status.state} is set on the server: Volcano's queue controller sets
+   * it to Open when a queue is created; without Volcano nobody does, and Caldera writes it.
+   */
+  static boolean hasState(GenericKubernetesResource r) {
+    String state = text(tree(r).path("status").path("state"));
+    return state != null && !state.isEmpty();
+  }
+
   static PodGroup podGroup(GenericKubernetesResource r) {
     JsonNode root = tree(r);
     JsonNode spec = root.path("spec");

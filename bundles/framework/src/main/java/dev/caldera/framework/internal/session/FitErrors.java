@@ -1,7 +1,10 @@
 package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.Resource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -84,6 +87,10 @@ final class FitErrors {
         if (!errors.isEmpty()) {
           return new Reason(REASON_UNSCHEDULABLE, nodesMessage(errors), "");
         }
+        String tooLarge = largerThanEveryNode(session, task);
+        if (tooLarge != null) {
+          return new Reason(REASON_UNSCHEDULABLE, tooLarge, "");
+        }
         String msg = jobFitError(session, job);
         return new Reason(
             REASON_UNSCHEDULABLE, msg.isEmpty() ? "all nodes are unavailable" : msg, "");
@@ -118,14 +125,78 @@ final class FitErrors {
     }
     for (TaskState t : sorted) {
       Map<String, Status> errors = session.fitErrorsOf(t);
-      if (!errors.isEmpty()) {
-        msg.append(". Origin reason is ")
-            .append(t.name())
-            .append(": ")
-            .append(nodesMessage(errors));
+      String origin = errors.isEmpty() ? null : nodesMessage(errors);
+      if (origin == null && t.status == TaskStatus.PENDING) {
+        origin = largerThanEveryNode(session, t);
+      }
+      if (origin != null) {
+        msg.append(". Origin reason is ").append(t.name()).append(": ").append(origin);
         break;
       }
     }
     return msg.toString();
+  }
+
+  /**
+   * For a task no action tried (its job was not enqueued, say): when its request exceeds the
+   * allocatable of every node, the message a node filter would give, with the figures ({@code 0/2
+   * nodes are unavailable: 2 Insufficient cpu. The pod requests cpu 20; the largest node has 8
+   * allocatable.}); null when some node could hold it.
+   */
+  static String largerThanEveryNode(SessionImpl session, TaskState task) {
+    List<NodeInfo> nodes = session.nodes();
+    if (nodes.isEmpty()) {
+      return null;
+    }
+    Resource request = task.resreq();
+    List<String> names = request.resourceNames();
+    Map<String, Integer> histogram = new TreeMap<>();
+    Map<String, Double> largest = new TreeMap<>();
+    for (NodeInfo n : nodes) {
+      Resource allocatable = n.allocatable();
+      boolean fits = true;
+      for (String name : names) {
+        double want = request.get(name);
+        double have = allocatable.get(name);
+        largest.merge(name, have, Math::max);
+        if (want > have + Resource.EPSILON) {
+          fits = false;
+          histogram.merge("Insufficient " + name, 1, Integer::sum);
+        }
+      }
+      if (fits) {
+        return null;
+      }
+    }
+    List<String> details = new ArrayList<>();
+    for (String name : names) {
+      double have = largest.getOrDefault(name, 0.0);
+      if (request.get(name) > have + Resource.EPSILON) {
+        details.add(
+            name
+                + " "
+                + amount(name, request.get(name))
+                + "; the largest node has "
+                + amount(name, have)
+                + " allocatable");
+      }
+    }
+    return "0/"
+        + nodes.size()
+        + " nodes are unavailable: "
+        + String.join(", ", sortedHistogram(histogram))
+        + ". The pod requests "
+        + String.join(", ", details)
+        + ".";
+  }
+
+  /** {@code value} in {@link Resource}'s units, as Kubernetes writes quantities. */
+  private static String amount(String resource, double value) {
+    long v = Math.round(value);
+    return switch (resource) {
+      case "memory" -> Quantity.ofBytes(v).toString();
+      case "pods" -> Quantity.of(v).toString();
+      default -> Quantity.ofMilli(v).toString();
+    };
   }
 }

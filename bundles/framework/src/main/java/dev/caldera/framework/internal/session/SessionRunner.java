@@ -272,9 +272,13 @@ public final class SessionRunner {
           new SessionResult.PodGroupStatus(
               phase.name(), running, succeeded, failed, List.copyOf(conditions.values()), changed));
 
-      if (phase == PodGroupPhase.Unknown
-          || phase == PodGroupPhase.Pending
-          || phase == PodGroupPhase.Inqueue) {
+      // A job that is ready (its tasks bound or being bound this session) is not reported as
+      // unschedulable: Volcano warns "0/2 tasks in gang unschedulable: pod group is ready, 2
+      // Binding" there, which reads as a failure (KNOWN_DIFFERENCES.md).
+      if ((phase == PodGroupPhase.Unknown
+              || phase == PodGroupPhase.Pending
+              || phase == PodGroupPhase.Inqueue)
+          && !job.isReady()) {
         session.recordEvent(
             "PodGroup",
             job.uid(),

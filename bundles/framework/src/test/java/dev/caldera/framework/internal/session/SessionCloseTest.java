@@ -105,7 +105,7 @@ class SessionCloseTest {
   }
 
   @Test
-  void events_bindAndPendingTaskMessagesFollowVolcano() throws Exception {
+  void events_aReadyJobIsNotReportedUnschedulable() throws Exception {
     SessionResult result =
         probe()
             .node("n1", "8")
@@ -119,10 +119,37 @@ class SessionCloseTest {
                 });
     assertThat(result.binds()).extracting(SessionResult.Bind::node).containsExactly("n1");
     assertThat(result.events())
+        .extracting(e -> e.type() + " " + e.reason() + ": " + e.message())
+        .contains("Normal Scheduled: Successfully assigned ns/j-1 to n1")
+        .noneMatch(m -> m.startsWith("Warning") || m.contains("tasks in gang unschedulable"));
+  }
+
+  @Test
+  void podCondition_aPodLargerThanEveryNode_namesTheResourceAndTheLargestNode() throws Exception {
+    // No action tries the task (as when its job is not enqueued): the message still says why.
+    SessionResult result =
+        probe().node("n1", "500m").node("n2", "250m").job("j", 1, "j-1").run(CONF, ssn -> {});
+    assertThat(result.pods().get("ns/j-1").condition().message())
+        .isEqualTo(
+            "0/2 nodes are unavailable: 2 Insufficient cpu. The pod requests cpu 1; the largest"
+                + " node has 500m allocatable.");
+    assertThat(result.events())
+        .filteredOn(e -> e.kind().equals("PodGroup"))
         .extracting(SessionResult.Event::message)
-        .contains(
-            "Successfully assigned ns/j-1 to n1",
-            "0/1 tasks in gang unschedulable: pod group is ready, 1 Binding, 1 minAvailable");
+        .singleElement()
+        .asString()
+        .endsWith(
+            "Origin reason is j-1: 0/2 nodes are unavailable: 2 Insufficient cpu. The pod"
+                + " requests cpu 1; the largest node has 500m allocatable.");
+  }
+
+  @Test
+  void podCondition_aPodThatFitsSomeNode_keepsTheGangMessage() throws Exception {
+    SessionResult result =
+        probe().node("n1", "500m").node("n2", "8").job("j", 2, "j-1").run(CONF, ssn -> {});
+    assertThat(result.pods().get("ns/j-1").condition().message())
+        .startsWith("pod group is not ready")
+        .doesNotContain("Insufficient");
   }
 
   @Test
