@@ -73,9 +73,11 @@ class KubeClusterFailureTest {
             PodCondition c = scheduled(api.getPod("ns1", "p"));
             return c != null && "SchedulerError".equals(c.getReason());
           });
+      // The HTTP status, the API server's reason and its message; not fabric8's "An error has
+      // occurred.".
       assertThat(scheduled(api.getPod("ns1", "p")).getMessage())
-          .startsWith("failed to bind to node n1: ")
-          .contains("409");
+          .matches("failed to bind to node n1: HTTP 409 \\w+: .*already exists.*")
+          .doesNotContain("An error has occurred");
 
       api.emulateBinding("ns1", "p");
       cluster.apply(binds(new SessionResult.Bind("ns1/p", "n1")));

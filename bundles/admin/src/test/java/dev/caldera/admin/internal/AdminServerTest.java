@@ -2,6 +2,8 @@ package dev.caldera.admin.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.caldera.framework.loop.Health;
+import dev.caldera.framework.loop.MetricsSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -9,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
@@ -81,6 +84,59 @@ class AdminServerTest {
     assertThat(r.headers().firstValue("Content-Type"))
         .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
     assertThat(r.body()).contains("caldera_sessions_total 3\n", "caldera_binds_total 5\n");
+  }
+
+  @Test
+  void metrics_addTheFamiliesOfEveryMetricsSource_andSurviveOneThatFails() throws Exception {
+    backend.metricsSources.add(
+        () ->
+            List.of(
+                MetricsSource.Family.of("caldera_leader", "gauge", "Leading.", 0),
+                new MetricsSource.Family(
+                    "caldera_kube_binds_total",
+                    "counter",
+                    "Binds by outcome.",
+                    List.of(
+                        new MetricsSource.Sample(List.of("result", "accepted"), 7),
+                        new MetricsSource.Sample(List.of("result", "refused"), 1)))));
+    backend.metricsSources.add(
+        () -> {
+          throw new IllegalStateException("broken source");
+        });
+    start(null);
+
+    String body = send(at("/metrics")).body();
+
+    assertThat(body)
+        .contains(
+            "# TYPE caldera_leader gauge\ncaldera_leader 0\n",
+            "caldera_kube_binds_total{result=\"accepted\"} 7\n",
+            "caldera_kube_binds_total{result=\"refused\"} 1\n",
+            "caldera_sessions_total 3\n")
+        .contains("failed: broken source");
+  }
+
+  @Test
+  void standby_isReady_andSaysWhoLeads() throws Exception {
+    backend.health =
+        new Health(
+            "standby",
+            List.of("the leader is replica-b (lease caldera-system/caldera-scheduler)"),
+            List.of(),
+            0,
+            null);
+    start(null);
+
+    HttpResponse<String> ready = send(at("/readyz"));
+    assertThat(ready.statusCode()).isEqualTo(200);
+    assertThat(ready.body()).contains("\"state\" : \"standby\"", "the leader is replica-b");
+    assertThat(send(at("/api/status")).body()).contains("\"state\" : \"standby\"");
+
+    backend.health =
+        new Health("waiting", List.of("cannot renew the lease: HTTP 403"), List.of(), 0, null);
+    HttpResponse<String> waiting = send(at("/readyz"));
+    assertThat(waiting.statusCode()).isEqualTo(503);
+    assertThat(waiting.body()).contains("HTTP 403");
   }
 
   @Test

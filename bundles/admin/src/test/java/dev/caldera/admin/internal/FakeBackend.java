@@ -4,6 +4,7 @@ import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.LoopMetrics;
+import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.framework.loop.SessionRecord;
@@ -18,6 +19,8 @@ final class FakeBackend implements AdminBackend {
 
   boolean holding;
   boolean loopRunning = true;
+  Health health;
+  final List<MetricsSource> metricsSources = new ArrayList<>();
   final List<String> installed = new ArrayList<>();
   final List<String> uninstalled = new ArrayList<>();
   final List<LoopEvent> reported = new ArrayList<>();
@@ -26,6 +29,9 @@ final class FakeBackend implements AdminBackend {
       new SchedulerMonitor() {
         @Override
         public Health health() {
+          if (health != null) {
+            return health;
+          }
           return holding
               ? new Health(
                   "holding",
@@ -147,5 +153,10 @@ final class FakeBackend implements AdminBackend {
     }
     uninstalled.add(name);
     return new BundleInfo(7, name, "1.0.0", "UNINSTALLED", "file:/deploy/gang.jar", null);
+  }
+
+  @Override
+  public List<MetricsSource> metricsSources() {
+    return metricsSources;
   }
 }
