@@ -4,6 +4,7 @@ import static dev.caldera.kube.MockApi.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.SourceStatus;
 import dev.caldera.kube.MockApi;
 import java.lang.reflect.Proxy;
 import java.nio.file.Files;
@@ -95,6 +96,8 @@ class KubeClusterComponentTest {
               List.of(),
               null));
       await("bound", () -> "n1".equals(api.nodeOf("ns1", "p")));
+      await("the bind counted as accepted", () -> c.accepted().binds() == 1);
+      assertThat(c.status().isReady()).isTrue();
     } finally {
       c.deactivate();
     }
@@ -112,7 +115,13 @@ class KubeClusterComponentTest {
       KubeClusterComponent leader = a.snapshot().nodes().isEmpty() ? b : a;
       KubeClusterComponent follower = leader == a ? b : a;
       assertThat(follower.snapshot().nodes()).isEmpty();
+      assertThat(leader.status().isReady()).isTrue();
+      await(
+          "the follower stands by, naming the leader",
+          () -> follower.status().state() == SourceStatus.State.STANDBY);
+      assertThat(follower.status().reason()).contains("the leader is " + (leader == a ? "a" : "b"));
       leader.deactivate();
+      assertThat(leader.status().state()).isEqualTo(SourceStatus.State.NOT_READY);
       await("the follower takes over", () -> follower.snapshot().nodes().size() == 1);
     } finally {
       a.deactivate();
