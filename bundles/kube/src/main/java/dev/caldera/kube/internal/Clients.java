@@ -19,8 +19,17 @@ public final class Clients {
   private static final Logger VERSION_USAGE =
       Logger.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils");
 
+  /**
+   * fabric8's leader elector logs every failed lease attempt with a stack trace, every retry
+   * period; {@code LeaseElector} reports each failure once, in one line with the HTTP status, and
+   * the replica's readiness and metrics say it (issue 12).
+   */
+  private static final Logger LEADER_ELECTOR =
+      Logger.getLogger("io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector");
+
   static {
     VERSION_USAGE.setLevel(Level.SEVERE);
+    LEADER_ELECTOR.setLevel(Level.SEVERE);
   }
 
   /** The User-Agent of every request Caldera sends. */
