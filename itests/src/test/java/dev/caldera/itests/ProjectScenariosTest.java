@@ -1,0 +1,214 @@
+package dev.caldera.itests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
+
+import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.ServiceLoaderPluginRegistry;
+import dev.caldera.framework.conf.PluginOption;
+import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.conf.Tier;
+import dev.caldera.sim.ExpectationChecker;
+import dev.caldera.sim.Scenario;
+import dev.caldera.sim.ScenarioLoader;
+import dev.caldera.sim.ScenarioReport;
+import dev.caldera.sim.ScenarioRunner;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The project's own scenario corpus, {@code itests/src/test/scenarios/}: every file is run as
+ * {@code caldera simulate --check} would and must meet its {@code expect:}. A scenario without
+ * {@code policies:} gets the policies Caldera ships ({@code policies/*.policy}), as {@code caldera
+ * run} would from its watched folder. Unlike the shared acceptance scenarios nothing is skipped: a
+ * scenario naming a plugin that is not built fails.
+ *
+ * <p>The corpus must use every plugin and every action the build provides, and give every plugin
+ * argument and every action argument at least once. The argument keys are read from the sources
+ * that parse them (the {@code static final String} constants of each plugin's {@code
+ * *Arguments.java}, and of the framework's {@code ActionArguments.java}), so a new argument without
+ * a scenario fails this test.
+ */
+class ProjectScenariosTest {
+
+  static final Path CORPUS = Path.of("src/test/scenarios");
+  static final Path PLUGIN_SOURCES = Path.of("../bundles/plugins");
+  static final Path ACTION_ARGUMENTS =
+      Path.of(
+          "../bundles/framework/src/main/java/dev/caldera/framework/internal/actions/"
+              + "ActionArguments.java");
+
+  private static List<Path> files;
+  private static List<Scenario> scenarios;
+
+  @BeforeAll
+  static void load() throws Exception {
+    files = ScenarioLoader.expand(List.of(CORPUS));
+    assertThat(files).as("scenario files under " + CORPUS.toAbsolutePath()).isNotEmpty();
+    Map<String, String> shipped = PolicyScenariosTest.shippedPolicies();
+    scenarios = new ArrayList<>();
+    for (Path file : files) {
+      scenarios.add(PolicyScenariosTest.withShippedPolicies(ScenarioLoader.load(file), shipped));
+    }
+  }
+
+  @TestFactory
+  Stream<DynamicTest> projectScenarios() {
+    List<DynamicTest> tests = new ArrayList<>();
+    for (int i = 0; i < files.size(); i++) {
+      Path file = files.get(i);
+      Scenario scenario = scenarios.get(i);
+      tests.add(
+          dynamicTest(
+              CORPUS.relativize(file).toString(),
+              file.toUri(),
+              () -> {
+                // A fresh registry per scenario, as `caldera simulate` does.
+                ScenarioReport report =
+                    new ScenarioRunner(new ServiceLoaderPluginRegistry()).run(scenario);
+                assertThat(ExpectationChecker.check(scenario, report))
+                    .as("mismatches of %s", file)
+                    .isEmpty();
+              }));
+    }
+    return tests.stream();
+  }
+
+  @Test
+  void scenarioNames_areUnique() {
+    Map<String, Path> byName = new TreeMap<>();
+    for (int i = 0; i < files.size(); i++) {
+      Path other = byName.put(scenarios.get(i).name(), files.get(i));
+      assertThat(other).as("scenario name %s", scenarios.get(i).name()).isNull();
+    }
+  }
+
+  @Test
+  void corpus_usesEveryPluginAndAction() {
+    PluginRegistry registry = new ServiceLoaderPluginRegistry();
+    Set<String> plugins = new TreeSet<>();
+    Set<String> actions = new TreeSet<>();
+    for (Scenario s : scenarios) {
+      actions.addAll(s.conf().actions());
+      for (Tier tier : s.conf().tiers()) {
+        tier.plugins().forEach(p -> plugins.add(p.name()));
+      }
+    }
+    assertThat(plugins).as("plugins the corpus uses").containsAll(registry.pluginNames());
+    assertThat(actions).as("actions the corpus uses").containsAll(registry.actionNames());
+  }
+
+  @Test
+  void corpus_givesEveryPluginArgument() throws IOException {
+    SortedMap<String, SortedSet<String>> declared = pluginArgumentKeys();
+    assertThat(declared).as("plugins with argument sources").containsKeys("capacity-card", "usage");
+    SortedMap<String, SortedSet<String>> missing = new TreeMap<>();
+    declared.forEach(
+        (plugin, keys) -> {
+          Set<String> given = givenArguments(plugin);
+          for (String key : keys) {
+            if (!given.contains(key)) {
+              missing.computeIfAbsent(plugin, p -> new TreeSet<>()).add(key);
+            }
+          }
+        });
+    assertThat(missing).as("plugin arguments no corpus scenario gives").isEmpty();
+  }
+
+  @Test
+  void corpus_givesEveryActionArgument() throws IOException {
+    SortedSet<String> keys = stringConstants(ACTION_ARGUMENTS);
+    assertThat(keys).contains("enableTopologyAwarePreemption");
+    Set<String> given = new TreeSet<>();
+    for (Scenario s : scenarios) {
+      SchedulerConf conf = s.conf();
+      conf.configurations().values().forEach(arguments -> given.addAll(arguments.keySet()));
+    }
+    assertThat(given).as("action arguments the corpus gives").containsAll(keys);
+  }
+
+  /** Every key given to {@code plugin} in the corpus, nested maps' keys as {@code outer.inner}. */
+  private static Set<String> givenArguments(String plugin) {
+    Set<String> given = new TreeSet<>();
+    for (Scenario s : scenarios) {
+      for (Tier tier : s.conf().tiers()) {
+        for (PluginOption p : tier.plugins()) {
+          if (p.name().equals(plugin)) {
+            addKeys("", p.arguments(), given);
+          }
+        }
+      }
+    }
+    return given;
+  }
+
+  private static void addKeys(String prefix, Map<?, ?> map, Set<String> out) {
+    map.forEach(
+        (k, v) -> {
+          String key = prefix + k;
+          out.add(key);
+          if (v instanceof Map<?, ?> nested) {
+            addKeys(key + ".", nested, out);
+          }
+        });
+  }
+
+  /** Plugin (directory) name → the argument keys its {@code *Arguments.java} files declare. */
+  static SortedMap<String, SortedSet<String>> pluginArgumentKeys() throws IOException {
+    SortedMap<String, SortedSet<String>> keys = new TreeMap<>();
+    try (Stream<Path> dirs = Files.list(PLUGIN_SOURCES)) {
+      for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
+        Path main = dir.resolve("src/main/java");
+        if (!Files.isDirectory(main)) {
+          continue;
+        }
+        SortedSet<String> found = new TreeSet<>();
+        try (Stream<Path> sources = Files.walk(main)) {
+          for (Path source :
+              sources.filter(f -> f.getFileName().toString().endsWith("Arguments.java")).toList()) {
+            found.addAll(stringConstants(source));
+          }
+        }
+        if (!found.isEmpty()) {
+          keys.put(dir.getFileName().toString(), found);
+        }
+      }
+    }
+    return keys;
+  }
+
+  /**
+   * The values of the {@code static final String} constants of a source file, but those named
+   * {@code *_PREFIX} (the start of a key, not a key) or {@code NAME}.
+   */
+  static SortedSet<String> stringConstants(Path source) throws IOException {
+    SortedSet<String> values = new TreeSet<>();
+    Matcher m = CONSTANT.matcher(Files.readString(source));
+    while (m.find()) {
+      String name = m.group(1);
+      if (!name.endsWith("_PREFIX") && !name.equals("NAME")) {
+        values.add(m.group(2));
+      }
+    }
+    return values;
+  }
+
+  private static final Pattern CONSTANT =
+      Pattern.compile("static final String ([A-Z0-9_]+)\\s*=\\s*\"([^\"]+)\"\\s*;");
+}
