@@ -1,6 +1,7 @@
 package dev.caldera.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.caldera.framework.PluginRegistry;
@@ -10,6 +11,7 @@ import dev.caldera.framework.conf.SchedulerConf;
 import dev.caldera.framework.conf.Tier;
 import dev.caldera.sim.ExpectationChecker;
 import dev.caldera.sim.Scenario;
+import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
 import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.ScenarioRunner;
@@ -89,6 +91,37 @@ class ProjectScenariosTest {
     }
     return tests.stream();
   }
+
+  /**
+   * The scenarios of {@code src/test/refused-scenarios/}: input a user may write that Caldera must
+   * refuse with one clear error. Each file's first line is {@code # refused: <text>}, a part of the
+   * error message that must come out.
+   */
+  @TestFactory
+  Stream<DynamicTest> refusedScenarios() {
+    List<Path> refused = ScenarioLoader.expand(List.of(REFUSED));
+    assertThat(refused).isNotEmpty();
+    return refused.stream()
+        .map(
+            file ->
+                dynamicTest(
+                    REFUSED.relativize(file).toString(),
+                    file.toUri(),
+                    () -> {
+                      String first = Files.readAllLines(file).get(0);
+                      assertThat(first).as("first line of " + file).startsWith(REFUSED_MARK);
+                      String expected = first.substring(REFUSED_MARK.length()).strip();
+                      assertThatThrownBy(
+                              () ->
+                                  new ScenarioRunner(new ServiceLoaderPluginRegistry())
+                                      .run(ScenarioLoader.load(file)))
+                          .isInstanceOf(ScenarioException.class)
+                          .hasMessageContaining(expected);
+                    }));
+  }
+
+  static final Path REFUSED = Path.of("src/test/refused-scenarios");
+  static final String REFUSED_MARK = "# refused:";
 
   @Test
   void scenarioNames_areUnique() {
