@@ -15,9 +15,11 @@ import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
 import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.ScenarioRunner;
+import dev.caldera.testkit.PrometheusStub;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -56,8 +59,15 @@ class ProjectScenariosTest {
           "../bundles/framework/src/main/java/dev/caldera/framework/internal/actions/"
               + "ActionArguments.java");
 
+  /**
+   * In a scenario, the address of a Prometheus server the test starts for it, answering with the
+   * samples of the file beside it named {@code <scenario>.prometheus.txt}.
+   */
+  static final String PROMETHEUS = "${prometheus}";
+
   private static List<Path> files;
   private static List<Scenario> scenarios;
+  private static final List<PrometheusStub> stubs = new ArrayList<>();
 
   @BeforeAll
   static void load() throws Exception {
@@ -66,8 +76,41 @@ class ProjectScenariosTest {
     Map<String, String> shipped = PolicyScenariosTest.shippedPolicies();
     scenarios = new ArrayList<>();
     for (Path file : files) {
-      scenarios.add(PolicyScenariosTest.withShippedPolicies(ScenarioLoader.load(file), shipped));
+      scenarios.add(PolicyScenariosTest.withShippedPolicies(load(file), shipped));
     }
+  }
+
+  @AfterAll
+  static void stopStubs() {
+    stubs.forEach(PrometheusStub::close);
+  }
+
+  /**
+   * Loads a scenario; one that names {@value #PROMETHEUS} gets a {@link PrometheusStub} of its own
+   * and is loaded from a copy with the stub's address in its place.
+   */
+  private static Scenario load(Path file) throws IOException, ScenarioException {
+    String text = Files.readString(file);
+    if (!text.contains(PROMETHEUS)) {
+      return ScenarioLoader.load(file);
+    }
+    Instant now = ScenarioLoader.load(file).now();
+    PrometheusStub stub = new PrometheusStub();
+    stubs.add(stub);
+    String name = file.getFileName().toString();
+    Path samples =
+        file.resolveSibling(name.substring(0, name.lastIndexOf('.')) + ".prometheus.txt");
+    for (String line : Files.readAllLines(samples)) {
+      if (line.isBlank() || line.strip().startsWith("#")) {
+        continue;
+      }
+      String[] f = line.strip().split("\\s+");
+      assertThat(f).as("%s: metric node percent seconds-before-now", samples).hasSize(4);
+      stub.sample(f[0], f[1], Double.parseDouble(f[2]), now.minusSeconds(Long.parseLong(f[3])));
+    }
+    Path copy = Files.createTempDirectory("caldera-scenario").resolve(name);
+    Files.writeString(copy, text.replace(PROMETHEUS, stub.address().toString()));
+    return ScenarioLoader.load(copy);
   }
 
   @TestFactory
