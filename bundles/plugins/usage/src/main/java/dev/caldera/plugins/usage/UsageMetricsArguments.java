@@ -26,8 +26,18 @@ record UsageMetricsArguments(URI address, Duration timeout) {
   static final String ADDRESS = "usage.metrics.address";
   static final String TIMEOUT = "usage.metrics.timeout";
 
-  static final String PROMETHEUS = "prometheus";
-  static final String METRICS_SERVER = "metrics-server";
+  /** The values of {@value #TYPE}. */
+  enum Type {
+    PROMETHEUS("prometheus"),
+    METRICS_SERVER("metrics-server");
+
+    final String text;
+
+    Type(String text) {
+      this.text = text;
+    }
+  }
+
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
   /** The cluster's metrics. */
@@ -48,13 +58,15 @@ record UsageMetricsArguments(URI address, Duration timeout) {
   static UsageMetricsArguments from(PluginArguments args) {
     String type = args.getString(TYPE, null);
     String address = args.getString(ADDRESS, null);
-    if (type != null && !type.equals(PROMETHEUS) && !type.equals(METRICS_SERVER)) {
-      throw args.wrong(TYPE, type, PROMETHEUS + " or " + METRICS_SERVER);
+    String prometheus = Type.PROMETHEUS.text;
+    String metricsServer = Type.METRICS_SERVER.text;
+    if (type != null && !type.equals(prometheus) && !type.equals(metricsServer)) {
+      throw args.wrong(TYPE, type, prometheus + " or " + metricsServer);
     }
     Duration timeout = timeout(args);
-    if (METRICS_SERVER.equals(type) || (type == null && address == null)) {
+    if (metricsServer.equals(type) || (type == null && address == null)) {
       if (address != null) {
-        throw args.wrong(ADDRESS, address, "no address with " + TYPE + ": " + METRICS_SERVER);
+        throw args.wrong(ADDRESS, address, "no address with " + TYPE + ": " + metricsServer);
       }
       return new UsageMetricsArguments(null, timeout);
     }
