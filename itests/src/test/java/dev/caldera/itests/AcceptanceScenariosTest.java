@@ -14,6 +14,7 @@ import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
 import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.ScenarioRunner;
+import dev.caldera.testkit.KnownDifferences;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,10 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
@@ -56,7 +54,7 @@ class AcceptanceScenariosTest {
                 + " (a clone without ../shared): only the project's own corpus runs");
     List<Path> files = ScenarioLoader.expand(List.of(root));
     assertThat(files).as("scenario files under " + root).isNotEmpty();
-    Map<String, String> knownWrong = knownWrongScenarios(Files.readString(KNOWN_DIFFERENCES));
+    Map<String, String> knownWrong = KnownDifferences.wrongScenarios(KNOWN_DIFFERENCES);
 
     PluginRegistry registry = new ServiceLoaderPluginRegistry();
     List<DynamicTest> tests = new ArrayList<>();
@@ -123,29 +121,6 @@ class AcceptanceScenariosTest {
     }
     System.out.println("known difference, fails as expected: " + file + ": " + outcome);
   }
-
-  /**
-   * The scenarios listed under the heading {@code ## Acceptance scenarios we believe are wrong}:
-   * path (relative to the shared scenarios, in backquotes at the start of a list item) → the rest
-   * of the item.
-   */
-  static Map<String, String> knownWrongScenarios(String markdown) {
-    Map<String, String> wrong = new TreeMap<>();
-    boolean inSection = false;
-    for (String line : markdown.split("\n", -1)) {
-      if (line.startsWith("## ")) {
-        inSection = line.equals("## Acceptance scenarios we believe are wrong");
-        continue;
-      }
-      Matcher m = LISTED.matcher(line);
-      if (inSection && m.matches()) {
-        wrong.put(m.group(1), m.group(2).strip());
-      }
-    }
-    return wrong;
-  }
-
-  private static final Pattern LISTED = Pattern.compile("^- `([^`]+\\.ya?ml)`:?(.*)$");
 
   /** Why the scenario cannot run yet, or null if it can. */
   static String skipReason(Scenario scenario, PluginRegistry registry) {
