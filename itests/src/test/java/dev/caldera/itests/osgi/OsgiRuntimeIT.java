@@ -175,11 +175,7 @@ public class OsgiRuntimeIT {
           CalderaCommand.commandLine(
                   new PrintStream(out, true, StandardCharsets.UTF_8),
                   new PrintStream(err, true, StandardCharsets.UTF_8))
-              .execute(
-                  "simulate",
-                  "--output",
-                  "json",
-                  corpus().resolve(scenario).toString());
+              .execute("simulate", "--output", "json", corpus().resolve(scenario).toString());
       if (code != 0) {
         throw new IllegalStateException("caldera simulate " + scenario + ": " + err);
       }
@@ -452,7 +448,7 @@ public class OsgiRuntimeIT {
       Bundle[] bundlesBefore = context.getBundles();
 
       Files.writeString(
-          tidal, good.replace("inference may reclaim training", "inference may reclaim trainig"));
+          tidal, good.replace("any may reclaim training", "any may reclaim trainig"));
       assertThat(watch.event("PolicyRejected").message()).contains("tidal.policy:", "trainig");
       assertThat(monitor.policies()).containsExactly(Map.entry("tidal.policy", good));
       assertThat(monitor.metrics().policyErrors()).isEqualTo(1);
