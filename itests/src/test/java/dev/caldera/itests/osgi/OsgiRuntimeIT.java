@@ -447,8 +447,7 @@ public class OsgiRuntimeIT {
       Set<String> pluginsBefore = Set.copyOf(registry.pluginNames());
       Bundle[] bundlesBefore = context.getBundles();
 
-      Files.writeString(
-          tidal, good.replace("any may reclaim training", "any may reclaim trainig"));
+      Files.writeString(tidal, good.replace("any may reclaim training", "any may reclaim trainig"));
       assertThat(watch.event("PolicyRejected").message()).contains("tidal.policy:", "trainig");
       assertThat(monitor.policies()).containsExactly(Map.entry("tidal.policy", good));
       assertThat(monitor.metrics().policyErrors()).isEqualTo(1);
