@@ -98,13 +98,14 @@ class CompilerSemanticsTest {
   }
 
   @Test
-  void tidal_inferenceReclaimsTrainingInReclaimableQueuesOnly() throws IOException {
+  void tidal_inferenceReclaimsEveryTrainingTask_theQueueFlagIsTheActionsBusiness()
+      throws IOException {
     ReclaimableFn fn = tidal().reclaimable(new SessionPolicyContext(session));
 
     Victims v = fn.select(service, everyone());
 
     assertThat(v.vote()).isEqualTo(Vote.PERMIT);
-    assertThat(v.tasks()).containsExactly(annotatedTraining, jobOwned);
+    assertThat(v.tasks()).containsExactly(annotatedTraining, jobOwned, lockedTraining);
   }
 
   @Test
@@ -112,13 +113,13 @@ class CompilerSemanticsTest {
     ReclaimableFn fn = tidal().reclaimable(new SessionPolicyContext(session));
 
     assertThat(fn.select(badAnnotation, everyone()).tasks())
-        .containsExactly(annotatedTraining, jobOwned);
+        .containsExactly(annotatedTraining, jobOwned, lockedTraining);
     assertThat(fn.select(deployment, everyone()).tasks())
-        .containsExactly(annotatedTraining, jobOwned);
+        .containsExactly(annotatedTraining, jobOwned, lockedTraining);
   }
 
   @Test
-  void tidal_trainingAndUnknownReclaimNothing() throws IOException {
+  void tidal_trainingReclaimsNothing_anUnknownReclaimerTakesTraining() throws IOException {
     ReclaimableFn fn = tidal().reclaimable(new SessionPolicyContext(session));
 
     Victims byTraining = fn.select(jobOwned, everyone());
@@ -126,7 +127,7 @@ class CompilerSemanticsTest {
 
     assertThat(byTraining.tasks()).isEmpty();
     assertThat(byTraining.vote()).isEqualTo(Vote.PERMIT);
-    assertThat(byUnknown.tasks()).isEmpty();
+    assertThat(byUnknown.tasks()).containsExactly(annotatedTraining, jobOwned, lockedTraining);
   }
 
   @Test
@@ -136,21 +137,20 @@ class CompilerSemanticsTest {
 
     Decision allowed = tidal.explainReclaim(ctx, badAnnotation, annotatedTraining);
     Decision spared = tidal.explainReclaim(ctx, service, untyped);
-    Decision locked = tidal.explainReclaim(ctx, service, lockedTraining);
+    Decision byTraining = tidal.explainReclaim(ctx, jobOwned, annotatedTraining);
 
     assertThat(allowed.describe())
         .isEqualTo(
-            "allow by t.policy:16: inference may reclaim training when"
-                + " reclaimee.queue.reclaimable\n"
-                + "  reclaimer service = inference (from owner.kind, line 10)\n"
+            "allow by t.policy:18: any may reclaim training\n"
+                + "  reclaimer service = inference (from owner.kind, line 12)\n"
                 + "  reclaimee service = training (from"
-                + " podgroup.annotations[\"volcano.sh/service.type\"], line 9)");
+                + " podgroup.annotations[\"volcano.sh/service.type\"], line 11)");
     assertThat(spared.allowed()).isFalse();
-    assertThat(spared.line()).isEqualTo(18);
-    assertThat(spared.rule()).isEqualTo("any may not reclaim unknown");
-    assertThat(spared.classes()).contains("reclaimee service = unknown (otherwise, line 11)");
-    assertThat(locked.rule()).isEqualTo("otherwise deny");
-    assertThat(locked.line()).isEqualTo(19);
+    assertThat(spared.line()).isEqualTo(19);
+    assertThat(spared.rule()).isEqualTo("otherwise deny");
+    assertThat(spared.classes()).contains("reclaimee service = unknown (otherwise, line 13)");
+    assertThat(byTraining.rule()).isEqualTo("training may not reclaim any");
+    assertThat(byTraining.line()).isEqualTo(17);
   }
 
   @Test

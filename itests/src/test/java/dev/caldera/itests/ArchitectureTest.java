@@ -33,6 +33,8 @@ class ArchitectureTest {
           .and()
           .resideOutsideOfPackage("dev.caldera.plugins.extender..")
           .and()
+          .resideOutsideOfPackage("dev.caldera.plugins.usage..")
+          .and()
           .resideOutsideOfPackage("dev.caldera.plugins.capacitycard..")
           .and()
           .resideOutsideOfPackage("dev.caldera.plugins.policy..")
@@ -59,6 +61,24 @@ class ArchitectureTest {
               OSGI_ANNOTATIONS,
               DS_ANNOTATIONS)
           .because("the extender bundle imports the API bundle and Jackson")
+          .allowEmptyShould(true);
+
+  /** usage reads Prometheus's JSON answers, so it may also use Jackson; nothing else. */
+  @ArchTest
+  static final ArchRule usageDependsOnlyOnTheApiAndJackson =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.plugins.usage..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.api..",
+              "dev.caldera.plugins.usage..",
+              "com.fasterxml.jackson..",
+              JDK,
+              OSGI_ANNOTATIONS,
+              DS_ANNOTATIONS)
+          .because("the usage bundle imports the API bundle and Jackson")
           .allowEmptyShould(true);
 
   /**

@@ -1,31 +1,26 @@
 package dev.caldera.itests;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
-import dev.caldera.sim.ExpectationChecker;
 import dev.caldera.sim.Scenario;
 import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
-import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.ScenarioRunner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestFactory;
 
 /**
- * The {@code policy} plugin end to end, with plugins that exist: the scenarios under {@code
- * src/test/resources/policy-scenarios}. A scenario without {@code policies:} gets the policies
- * Caldera ships ({@code policies/*.policy}), as {@code caldera run} would from its watched folder.
+ * The {@code policy} plugin end to end where a scenario's {@code expect:} cannot say it (a policy
+ * that holds scheduling); its scenarios that run are in the project corpus ({@code
+ * src/test/scenarios/policy}, run by {@link ProjectScenariosTest}). A scenario without {@code
+ * policies:} gets the policies Caldera ships ({@code policies/*.policy}), as {@code caldera run}
+ * would from its watched folder.
  */
 class PolicyScenariosTest {
 
@@ -39,29 +34,6 @@ class PolicyScenariosTest {
       }
     }
     return policies;
-  }
-
-  @TestFactory
-  Stream<DynamicTest> policyScenarios() throws Exception {
-    Path dir = Path.of(PolicyScenariosTest.class.getResource("/policy-scenarios").toURI());
-    List<Path> files = ScenarioLoader.expand(List.of(dir));
-    assertThat(files).isNotEmpty();
-    Map<String, String> shipped = shippedPolicies();
-    assertThat(shipped).containsKey("tidal.policy");
-    return files.stream()
-        .map(
-            file ->
-                dynamicTest(
-                    file.getFileName().toString(),
-                    file.toUri(),
-                    () -> {
-                      Scenario s = withShippedPolicies(ScenarioLoader.load(file), shipped);
-                      // A fresh registry per scenario: the policy plugin keeps policies across
-                      // sessions, and scenarios must not see each other's.
-                      ScenarioReport report =
-                          new ScenarioRunner(new ServiceLoaderPluginRegistry()).run(s);
-                      assertThat(ExpectationChecker.check(s, report)).isEmpty();
-                    }));
   }
 
   @Test

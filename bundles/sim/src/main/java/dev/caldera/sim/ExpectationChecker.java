@@ -87,6 +87,24 @@ public final class ExpectationChecker {
         }
       }
     }
+    if (e.noEvents() != null) {
+      for (Expectations.EventExpectation unwanted : e.noEvents()) {
+        events.stream()
+            .filter(ev -> matches(unwanted, ev))
+            .findFirst()
+            .ifPresent(
+                ev ->
+                    out.add(
+                        "noEvents: an event "
+                            + describe(unwanted)
+                            + " was recorded: "
+                            + ev.reason()
+                            + " on "
+                            + ev.object()
+                            + ": "
+                            + ev.message()));
+      }
+    }
     return out;
   }
 

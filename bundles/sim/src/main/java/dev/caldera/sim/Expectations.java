@@ -15,6 +15,8 @@ import java.util.Map;
  * @param podGroupPhase pod group key → phase after the run
  * @param queueAllocated queue name → resources its {@code status.allocated} must hold after the run
  * @param events events that must have been recorded
+ * @param noEvents events that must not have been recorded (Caldera's addition to the format: a
+ *     warning that must not reach an object)
  */
 public record Expectations(
     Map<String, String> bind,
@@ -24,11 +26,27 @@ public record Expectations(
     Map<String, List<String>> pipelined,
     Map<String, String> podGroupPhase,
     Map<String, Map<String, Quantity>> queueAllocated,
-    List<EventExpectation> events) {
+    List<EventExpectation> events,
+    List<EventExpectation> noEvents) {
+
+  /** Expectations without {@code noEvents}. */
+  public Expectations(
+      Map<String, String> bind,
+      Integer bindCount,
+      List<String> evict,
+      Integer evictCount,
+      Map<String, List<String>> pipelined,
+      Map<String, String> podGroupPhase,
+      Map<String, Map<String, Quantity>> queueAllocated,
+      List<EventExpectation> events) {
+    this(
+        bind, bindCount, evict, evictCount, pipelined, podGroupPhase, queueAllocated, events, null);
+  }
 
   /**
-   * An event that must have been recorded: its message contains {@code message}; {@code object}
-   * (namespace/name) and {@code reason} match exactly when not null.
+   * An event that must (or, under {@code noEvents}, must not) have been recorded: its message
+   * contains {@code message}; {@code object} (namespace/name) and {@code reason} match exactly when
+   * not null.
    */
   public record EventExpectation(String object, String reason, String message) {
     public EventExpectation {

@@ -186,6 +186,38 @@ class ExpectationCheckerTest {
     assertThat(ExpectationChecker.check(scenario(wrongText), report())).hasSize(1);
   }
 
+  @Test
+  void check_noEvents_aMatchingEventIsAMismatch_othersAreNot() {
+    Expectations present =
+        new Expectations(
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(new Expectations.EventExpectation(null, null, "insufficient")));
+    Expectations absent =
+        new Expectations(
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            List.of(new Expectations.EventExpectation("ns1/pg1", null, "insufficient")));
+
+    assertThat(ExpectationChecker.check(scenario(present), report()))
+        .singleElement()
+        .asString()
+        .startsWith("noEvents: an event {message containing \"insufficient\"} was recorded: ");
+    assertThat(ExpectationChecker.check(scenario(absent), report())).isEmpty();
+  }
+
   private static Quantity q(String s) {
     return Quantity.parse(s);
   }

@@ -3,7 +3,6 @@ package dev.caldera.dsl.bench;
 import dev.caldera.api.extension.ReclaimableFn;
 import dev.caldera.api.extension.Victims;
 import dev.caldera.api.info.JobInfo;
-import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.OwnerReference;
 import dev.caldera.dsl.PolicyContext;
@@ -41,18 +40,7 @@ final class HandWrittenTidal implements ReclaimableFn {
   }
 
   private boolean allows(int reclaimer, TaskInfo candidate) {
-    if (reclaimer == TRAINING) {
-      return false;
-    }
-    int c = service(candidate);
-    if (reclaimer == INFERENCE && c == TRAINING) {
-      JobInfo job = context.job(candidate);
-      QueueInfo queue = job == null ? null : context.queue(job.queue());
-      if (queue != null && queue.reclaimable()) {
-        return true;
-      }
-    }
-    return false;
+    return reclaimer != TRAINING && service(candidate) == TRAINING;
   }
 
   private int service(TaskInfo task) {

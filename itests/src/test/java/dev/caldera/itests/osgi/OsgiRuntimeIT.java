@@ -83,12 +83,12 @@ public class OsgiRuntimeIT {
         - name: binpack%s
       """;
 
-  /** The scenarios checked against {@code caldera simulate}, relative to the shared scenarios. */
+  /** The scenarios checked against {@code caldera simulate}, relative to the project corpus. */
   static final List<String> SCENARIOS =
       List.of(
-          "seeds/tidal-inference-reclaims-training.yaml",
-          "seeds/gang-all-or-nothing.yaml",
-          "seeds/card-multi-model.yaml");
+          "capacity-card/tidal-from-the-annotation-alone.yaml",
+          "gang/all-or-nothing.yaml",
+          "capacity-card/multi-model-prefers-the-first-named.yaml");
 
   @Inject BundleContext context;
   @Inject ConfigurationAdmin configAdmin;
@@ -102,8 +102,11 @@ public class OsgiRuntimeIT {
     return Path.of(System.getProperty("caldera.dist.dir")).toAbsolutePath().normalize();
   }
 
-  static Path shared() {
-    return Path.of(System.getProperty("caldera.shared.dir")).toAbsolutePath().normalize();
+  /** The project's scenario corpus ({@code itests/src/test/scenarios}). */
+  static Path corpus() {
+    return Path.of(System.getProperty("caldera.corpus.dir", "src/test/scenarios"))
+        .toAbsolutePath()
+        .normalize();
   }
 
   static List<Path> jars(Path dir) throws IOException {
@@ -132,6 +135,7 @@ public class OsgiRuntimeIT {
     options.add(frameworkProperty("ds.loglevel").value("warn"));
     options.add(systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"));
     options.add(systemProperty("itest.simulated").value(simulated().toString()));
+    options.add(systemProperty("caldera.corpus.dir").value(corpus().toString()));
     options.add(junitBundles());
     // AssertJ (and the Byte Buddy it imports) are bundles: take the jars of the test class path.
     options.add(bundle(jarOf(org.assertj.core.api.Assertions.class.getName())));
@@ -171,11 +175,7 @@ public class OsgiRuntimeIT {
           CalderaCommand.commandLine(
                   new PrintStream(out, true, StandardCharsets.UTF_8),
                   new PrintStream(err, true, StandardCharsets.UTF_8))
-              .execute(
-                  "simulate",
-                  "--output",
-                  "json",
-                  shared().resolve("scenarios").resolve(scenario).toString());
+              .execute("simulate", "--output", "json", corpus().resolve(scenario).toString());
       if (code != 0) {
         throw new IllegalStateException("caldera simulate " + scenario + ": " + err);
       }
@@ -321,7 +321,7 @@ public class OsgiRuntimeIT {
    * number of sessions, and compares every session's binds and evictions with simulate's.
    */
   private void assertSameAsSimulate(String scenario) throws Exception {
-    Path file = shared().resolve("scenarios").resolve(scenario);
+    Path file = corpus().resolve(scenario);
     JsonNode tree = YAML.readTree(file.toFile());
     int sessions = tree.path("sessions").asInt(1);
     Path conf = Files.createTempFile("caldera-itest", ".conf");
@@ -447,8 +447,7 @@ public class OsgiRuntimeIT {
       Set<String> pluginsBefore = Set.copyOf(registry.pluginNames());
       Bundle[] bundlesBefore = context.getBundles();
 
-      Files.writeString(
-          tidal, good.replace("inference may reclaim training", "inference may reclaim trainig"));
+      Files.writeString(tidal, good.replace("any may reclaim training", "any may reclaim trainig"));
       assertThat(watch.event("PolicyRejected").message()).contains("tidal.policy:", "trainig");
       assertThat(monitor.policies()).containsExactly(Map.entry("tidal.policy", good));
       assertThat(monitor.metrics().policyErrors()).isEqualTo(1);

@@ -84,6 +84,7 @@ public record SchedulerConf(
     Map<String, Map<String, Object>> configurations =
         parseConfigurations(root.get("configurations"), problems);
     checkDrfHierarchyConflict(tiers, problems);
+    checkCapacityProportionConflict(tiers, problems);
     if (!problems.isEmpty()) {
       throw new ConfException(source, problems);
     }
@@ -296,6 +297,35 @@ public record SchedulerConf(
                 + t
                 + "]: proportion and drf with enableHierarchy conflict (put them in different tiers)");
       }
+    }
+  }
+
+  /**
+   * {@code capacity} and {@code proportion} both compute every queue's deserved share and both vote
+   * on the same extension points, so a conf may enable one of them only (Volcano's
+   * hierarchical-queues design: they are mutually exclusive).
+   */
+  private static void checkCapacityProportionConflict(List<Tier> tiers, List<String> problems) {
+    String capacity = null;
+    String proportion = null;
+    for (int t = 0; t < tiers.size(); t++) {
+      List<PluginOption> plugins = tiers.get(t).plugins();
+      for (int p = 0; p < plugins.size(); p++) {
+        String where = "tiers[" + t + "].plugins[" + p + "]";
+        if (plugins.get(p).name().equals("capacity") && capacity == null) {
+          capacity = where;
+        } else if (plugins.get(p).name().equals("proportion") && proportion == null) {
+          proportion = where;
+        }
+      }
+    }
+    if (capacity != null && proportion != null) {
+      problems.add(
+          capacity
+              + " (capacity) and "
+              + proportion
+              + " (proportion): the plugins capacity and proportion are mutually exclusive"
+              + " (both set the queues' deserved share); enable one of them");
     }
   }
 

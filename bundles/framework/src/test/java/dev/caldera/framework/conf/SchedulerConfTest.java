@@ -102,6 +102,27 @@ class SchedulerConfTest {
   }
 
   @Test
+  void parse_rejectsCapacityWithProportion_namingBothEntries() {
+    ConfException e =
+        catchThrowableOfType(
+            ConfException.class,
+            () ->
+                SchedulerConf.parse(
+                    """
+                    actions: allocate
+                    tiers:
+                    - plugins: [{name: priority}, {name: proportion}]
+                    - plugins: [{name: capacity, enableHierarchy: true}]
+                    """,
+                    "c"));
+    assertThat(e.problems())
+        .containsExactly(
+            "tiers[1].plugins[0] (capacity) and tiers[0].plugins[1] (proportion): the plugins"
+                + " capacity and proportion are mutually exclusive (both set the queues' deserved"
+                + " share); enable one of them");
+  }
+
+  @Test
   void parse_notYaml() {
     ConfException e =
         catchThrowableOfType(

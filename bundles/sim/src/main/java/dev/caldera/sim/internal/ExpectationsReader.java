@@ -22,7 +22,8 @@ public final class ExpectationsReader {
           "pipelined",
           "podGroupPhase",
           "queueAllocated",
-          "events");
+          "events",
+          "noEvents");
   private static final List<String> EVENT_KEYS = List.of("object", "reason", "message");
 
   private ExpectationsReader() {}
@@ -66,25 +67,8 @@ public final class ExpectationsReader {
       }
       allocated = Collections.unmodifiableMap(m);
     }
-    List<Expectations.EventExpectation> events = null;
-    if (!Fields.absent(node.get("events"))) {
-      events = new ArrayList<>();
-      List<JsonNode> items = f.list(node.get("events"), "expect.events");
-      for (int i = 0; i < items.size(); i++) {
-        String p = "expect.events[" + i + "]";
-        JsonNode e = f.object(items.get(i), p);
-        if (e == null || e.isEmpty()) {
-          throw f.error(p, "expected a mapping with message and optionally object and reason");
-        }
-        f.onlyKeys(e, p, EVENT_KEYS);
-        events.add(
-            new Expectations.EventExpectation(
-                f.text(e.get("object"), p + ".object"),
-                f.text(e.get("reason"), p + ".reason"),
-                f.text(e.get("message"), p + ".message")));
-      }
-      events = List.copyOf(events);
-    }
+    List<Expectations.EventExpectation> events = events(f, node, "events");
+    List<Expectations.EventExpectation> noEvents = events(f, node, "noEvents");
     return new Expectations(
         bind,
         count(f, node.get("bindCount"), "expect.bindCount"),
@@ -93,7 +77,32 @@ public final class ExpectationsReader {
         pipelined,
         phases,
         allocated,
-        events);
+        events,
+        noEvents);
+  }
+
+  /** The event expectations under {@code key}; null when absent. */
+  private static List<Expectations.EventExpectation> events(Fields f, JsonNode node, String key)
+      throws ScenarioException {
+    if (Fields.absent(node.get(key))) {
+      return null;
+    }
+    List<Expectations.EventExpectation> events = new ArrayList<>();
+    List<JsonNode> items = f.list(node.get(key), "expect." + key);
+    for (int i = 0; i < items.size(); i++) {
+      String p = "expect." + key + "[" + i + "]";
+      JsonNode e = f.object(items.get(i), p);
+      if (e == null || e.isEmpty()) {
+        throw f.error(p, "expected a mapping with message and optionally object and reason");
+      }
+      f.onlyKeys(e, p, EVENT_KEYS);
+      events.add(
+          new Expectations.EventExpectation(
+              f.text(e.get("object"), p + ".object"),
+              f.text(e.get("reason"), p + ".reason"),
+              f.text(e.get("message"), p + ".message")));
+    }
+    return List.copyOf(events);
   }
 
   private static Integer count(Fields f, JsonNode node, String path) throws ScenarioException {

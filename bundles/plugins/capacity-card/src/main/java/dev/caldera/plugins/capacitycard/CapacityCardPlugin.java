@@ -12,6 +12,7 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.SessionPolicyContext;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Queue quota per card model ({@code capacity-card}). Cards are found on nodes by label pattern
@@ -23,8 +24,10 @@ import java.util.List;
  *
  * <p>Registers JobEnqueueable/JobEnqueued (admission within quota × {@code overCommitFactor}),
  * Allocatable and Predicate (allocation within quota, per node model), Preemptive, NodeOrder
- * (multi-model preference), an event handler (the accounting) and, when configured, a ReclaimableFn
- * from a reclaim policy.
+ * (multi-model preference), an event handler (the accounting) and a ReclaimableFn: the policy named
+ * by {@code reclaimPolicy}, else always the tidal policy (service type from the pod group's {@code
+ * volcano.sh/service.type}, with {@code podOwnerReferenceToServiceType} as a fallback by owner
+ * kind).
  */
 public final class CapacityCardPlugin implements Plugin {
 
@@ -57,9 +60,12 @@ public final class CapacityCardPlugin implements Plugin {
     this.reports = reports;
     this.policies = policies;
     this.tidal =
-        arguments.ownerKindServiceTypes() == null
+        arguments.reclaimPolicy() != null
             ? null
-            : policies.tidal(arguments.ownerKindServiceTypes());
+            : policies.tidal(
+                arguments.ownerKindServiceTypes() == null
+                    ? Map.of()
+                    : arguments.ownerKindServiceTypes());
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.caldera.plugins.capacitycard;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.resource.ResourceNames;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +105,18 @@ final class CardCatalog {
   /** The resource index that counts card {@code id}, or -1 when no node has it. */
   int resource(int id) {
     return resourceOf.get(id);
+  }
+
+  /** The names of the cards some node has, sorted. */
+  List<String> nodeCardNames() {
+    List<String> out = new ArrayList<>();
+    for (int id = 0; id < names.size(); id++) {
+      if (resourceOf.get(id) >= 0) {
+        out.add(names.get(id));
+      }
+    }
+    Collections.sort(out);
+    return out;
   }
 
   /** Whether some node counts a card with this resource. */

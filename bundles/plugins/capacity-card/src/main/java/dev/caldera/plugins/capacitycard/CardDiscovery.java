@@ -105,7 +105,8 @@ final class CardDiscovery {
       cards.add(new Card(model, whole, allocatable.get(whole)));
     }
     if (allocatable.containsKey(mpsResource) && replicas > 0 && memoryMiB >= 0) {
-      String name = model + "/mps-" + (memoryMiB / 1024) + "g*1/" + replicas;
+      // Nearest GiB, as the design's example and Volcano name them: 81559 MiB is mps-80g.
+      String name = model + "/mps-" + Math.round(memoryMiB / 1024.0) + "g*1/" + replicas;
       cards.add(new Card(name, mpsResource, allocatable.get(mpsResource)));
     }
     for (Map.Entry<String, Long> e : allocatable.entrySet()) {

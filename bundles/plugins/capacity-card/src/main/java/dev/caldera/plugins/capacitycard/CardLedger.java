@@ -5,8 +5,10 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.info.TaskStatus;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -43,6 +45,7 @@ final class CardLedger {
   private final Map<String, QueueAccount> accounts = new TreeMap<>();
   private final Map<String, Demand> demands = new HashMap<>();
   private final Map<String, JobDemand> jobDemands = new HashMap<>();
+  private final Map<String, JobDemand> uncoveredDemands = new HashMap<>();
   private final Map<String, List<String>> requestProblems = new HashMap<>();
   private final Map<String, Charge> charges = new ConcurrentHashMap<>();
   private volatile Last last;
@@ -138,12 +141,16 @@ final class CardLedger {
             || (job.phase() == PodGroupPhase.Running
                 && job.minResources() != null
                 && placedTasks >= job.minAvailable());
+    Map<CardSet, Double> uncoveredCards = new LinkedHashMap<>();
     for (Map.Entry<CardSet, Double> e : min.cards().entrySet()) {
       double uncovered = e.getValue();
       for (int card : e.getKey().ordered()) {
         double take = Math.min(placed[card], uncovered);
         placed[card] -= take;
         uncovered -= take;
+      }
+      if (uncovered > 0) {
+        uncoveredCards.put(e.getKey(), uncovered);
       }
       if (reserves && uncovered > 0) {
         account.addInqueue(e.getKey(), uncovered);
@@ -158,6 +165,12 @@ final class CardLedger {
     }
     account.cpuElastic += Math.max(0, cpu - min.cpu());
     account.memoryElastic += Math.max(0, memory - min.memory());
+    if (placedTasks > 0) {
+      uncoveredDemands.put(
+          job.uid(),
+          new JobDemand(
+              uncoveredCards, Math.max(0, min.cpu() - cpu), Math.max(0, min.memory() - memory)));
+    }
   }
 
   /** The account of {@code queue}, or null. */
@@ -185,6 +198,60 @@ final class CardLedger {
     }
     last = new Last(task, d);
     return d;
+  }
+
+  /**
+   * The part of the job's minimum its placed tasks do not cover yet: what admitting it adds to its
+   * queue. A pod group made for a pod that already runs (a Deployment's replica) adds nothing, as
+   * its pod is in the queue's allocated already.
+   */
+  JobDemand enqueueDemand(JobInfo job) {
+    JobDemand d = uncoveredDemands.get(job.uid());
+    return d != null ? d : jobDemand(job);
+  }
+
+  /**
+   * Why the job cannot be admitted whatever the quota: its pod group's {@value
+   * CardAnnotations#NAME} (or, without one, a pending pod's) names only cards no node has. Null
+   * when it can.
+   */
+  String unknownCards(JobInfo job) {
+    String annotation = job.podGroup().metadata().annotations().get(CardAnnotations.NAME);
+    if (annotation != null) {
+      return unknownCardsIn(annotation, "pod group");
+    }
+    for (TaskInfo t : job.tasks()) {
+      String own = t.pod().metadata().annotations().get(CardAnnotations.NAME);
+      if (t.status() == TaskStatus.PENDING && own != null) {
+        String problem = unknownCardsIn(own, "pod " + t.name());
+        if (problem != null) {
+          return problem;
+        }
+      }
+    }
+    return null;
+  }
+
+  private String unknownCardsIn(String annotation, String where) {
+    CardAnnotations.Names names = CardAnnotations.names(annotation);
+    if (names.problem() != null || names.names().isEmpty()) {
+      return null;
+    }
+    for (String n : names.names()) {
+      int id = catalog.id(n);
+      if (id >= 0 && catalog.resource(id) >= 0) {
+        return null;
+      }
+    }
+    return CardAnnotations.NAME
+        + " of the "
+        + where
+        + ": no node has "
+        + (names.names().size() == 1 ? "card " : "cards ")
+        + String.join(", ", names.names())
+        + " (known cards: "
+        + String.join(", ", catalog.nodeCardNames())
+        + "); the job waits in Pending until a node has it";
   }
 
   /** The minimum of {@code job} as the enqueue check counts it. */

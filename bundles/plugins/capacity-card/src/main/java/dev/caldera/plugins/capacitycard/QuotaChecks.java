@@ -44,12 +44,21 @@ final class QuotaChecks {
       refusals.warn(Refusals.POD_GROUP, job.uid(), Refusals.INVALID_CARD_ANNOTATION, problem);
     }
     reportPodProblems(job);
-    JobDemand min = ledger.jobDemand(job);
-    Refusal refusal = enqueueRefusal(account, min);
+    String unknown = ledger.unknownCards(job);
+    Refusal refusal =
+        unknown != null
+            ? new Refusal(Refusals.INVALID_CARD_ANNOTATION, unknown)
+            : enqueueRefusal(account, ledger.enqueueDemand(job));
     if (refusal == null) {
       return Vote.PERMIT;
     }
     refusals.warn(Refusals.POD_GROUP, job.uid(), refusal.reason(), refusal.message());
+    // Only the pods still waiting hear of it: a replica that already runs is not refused anything.
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.PENDING) {
+        refusals.warn(Refusals.POD, t.key(), Refusals.FAILED_SCHEDULING, refusal.message());
+      }
+    }
     return Vote.REJECT;
   }
 
@@ -80,20 +89,20 @@ final class QuotaChecks {
       double limit = a.quota(e.getKey()) * factor;
       if (requested > 0 && total > limit + EPS) {
         return new Refusal(
-            Refusals.INSUFFICIENT_CARD_QUOTA,
+            Refusals.INSUFFICIENT_SCALAR_QUOTA,
             Refusals.cards(a.name, e.getKey().display(), requested, total, limit));
       }
     }
     return null;
   }
 
-  /** JobEnqueuedFn: the admitted minimum counts as inqueue. */
+  /** JobEnqueuedFn: the admitted minimum, but what its placed pods cover, counts as inqueue. */
   void enqueued(JobInfo job) {
     QueueAccount account = ledger.account(job.queue());
     if (account == null) {
       return;
     }
-    JobDemand min = ledger.jobDemand(job);
+    JobDemand min = ledger.enqueueDemand(job);
     min.cards().forEach(account::addInqueue);
     account.cpuInqueue += min.cpu();
     account.memoryInqueue += min.memory();
@@ -146,7 +155,7 @@ final class QuotaChecks {
                   a.allocated[d.cards().first()] + d.count(),
                   a.quota[d.cards().first()])
               : Refusals.cardsPerModel(a.name, d.cards(), d.count(), a);
-      refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_CARD_QUOTA, message);
+      refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_SCALAR_QUOTA, message);
       return false;
     }
     return true;
@@ -220,7 +229,9 @@ final class QuotaChecks {
 
   /**
    * PreemptiveFn: an Open queue where the tasks' requests + allocated stay within quota in every
-   * requested dimension (a multi-model request against the sum of its models).
+   * requested dimension (a multi-model request against the sum of its models). A refusal for quota
+   * is recorded on the pending pods it concerns, as allocation's are: reclaim would otherwise pass
+   * them over in silence.
    */
   boolean preemptive(QueueInfo queue, List<TaskInfo> tasks) {
     QueueAccount a = ledger.account(queue.name());
@@ -244,18 +255,39 @@ final class QuotaChecks {
         cards.merge(d.cards(), d.count(), Double::sum);
       }
     }
+    Refusal refusal = null;
     if (cpu > 0 && a.cpuAllocated + cpu > a.cpuQuota + EPS) {
-      return false;
-    }
-    if (memory > 0 && a.memoryAllocated + memory > a.memoryQuota + EPS) {
-      return false;
-    }
-    for (Map.Entry<CardSet, Double> e : cards.entrySet()) {
-      if (a.allocated(e.getKey()) + e.getValue() > a.quota(e.getKey()) + EPS) {
-        return false;
+      refusal =
+          new Refusal(
+              Refusals.INSUFFICIENT_CPU_QUOTA,
+              Refusals.cpu(a.name, cpu, a.cpuAllocated + cpu, a.cpuQuota));
+    } else if (memory > 0 && a.memoryAllocated + memory > a.memoryQuota + EPS) {
+      refusal =
+          new Refusal(
+              Refusals.INSUFFICIENT_MEMORY_QUOTA,
+              Refusals.memory(a.name, memory, a.memoryAllocated + memory, a.memoryQuota));
+    } else {
+      for (Map.Entry<CardSet, Double> e : cards.entrySet()) {
+        double total = a.allocated(e.getKey()) + e.getValue();
+        if (total > a.quota(e.getKey()) + EPS) {
+          refusal =
+              new Refusal(
+                  Refusals.INSUFFICIENT_SCALAR_QUOTA,
+                  Refusals.cards(
+                      a.name, e.getKey().display(), e.getValue(), total, a.quota(e.getKey())));
+          break;
+        }
       }
     }
-    return true;
+    if (refusal == null) {
+      return true;
+    }
+    for (TaskInfo t : tasks) {
+      if (t != null && t.status() == TaskStatus.PENDING) {
+        refusals.warn(Refusals.POD, t.key(), refusal.reason(), refusal.message());
+      }
+    }
+    return false;
   }
 
   /** Pending pods of the job whose card annotation is wrong get an event saying so. */

@@ -5,16 +5,25 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The Warning events that explain a refusal — on the pod group when a job cannot be enqueued, on
- * the pod when it cannot be allocated, on the queue for a bad quota — and their texts. Each event
- * is recorded once per object and message in a session, however often the check repeats.
+ * The Warning events that explain a refusal — on the pod group and its pending pods when a job
+ * cannot be enqueued, on the pod when it cannot be allocated or cannot reclaim, on the queue for a
+ * bad quota — and their texts. Each event is recorded once per object and message in a session,
+ * however often the check repeats.
  */
 final class Refusals {
 
-  static final String INSUFFICIENT_CARD_QUOTA = "InsufficientCardQuota";
+  /** The reason the capacity-card design names for a card (scalar resource) quota refusal. */
+  static final String INSUFFICIENT_SCALAR_QUOTA = "InsufficientScalarQuota";
+
   static final String INSUFFICIENT_CPU_QUOTA = "InsufficientCPUQuota";
   static final String INSUFFICIENT_MEMORY_QUOTA = "InsufficientMemoryQuota";
   static final String INVALID_CARD_ANNOTATION = "InvalidCardAnnotation";
+
+  /**
+   * The reason on a pending pod whose pod group was refused at enqueue: the one {@code kubectl
+   * describe pod} users look for (a Deployment's pod has no pod group of its own to look at).
+   */
+  static final String FAILED_SCHEDULING = "FailedScheduling";
 
   static final String POD = "Pod";
   static final String POD_GROUP = "PodGroup";

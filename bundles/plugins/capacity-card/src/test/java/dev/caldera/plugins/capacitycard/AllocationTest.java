@@ -52,7 +52,7 @@ class AllocationTest {
                 "Pod",
                 "team/next",
                 "Warning",
-                "InsufficientCardQuota",
+                "InsufficientScalarQuota",
                 "Queue <q> has insufficient <A> quota: requested <1>, total would be <2>, but"
                     + " capability is <1>"));
   }
@@ -200,7 +200,8 @@ class AllocationTest {
     FakeTask first = pod("first", "A|B", 1);
     FakeTask second = pod("second", "A|B", 1);
     RecordingExtensions ext = open(s, UNLIMITED);
-    EventHandler handler = ext.get(ExtensionPoint.EVENT_HANDLER);
+    // The first handler is the accounting's (the tidal policy adds its own after it).
+    EventHandler handler = ext.all(ExtensionPoint.EVENT_HANDLER).get(0);
     AllocatableFn allocatable = ext.get(ExtensionPoint.ALLOCATABLE);
     PredicateFn predicate = ext.get(ExtensionPoint.PREDICATE);
 

@@ -30,7 +30,7 @@ class CardDiscoveryTest {
   }
 
   @Test
-  void mpsSlices_areNamedWithMemoryInGiBRoundedDownAndReplicas() {
+  void mpsSlices_areNamedWithMemoryInGiBRoundedToNearestAndReplicas() {
     NodeCards cards =
         CardDiscovery.discover(
             nvidia("NVIDIA-GeForce-RTX-4090", "1", "24564")
@@ -38,10 +38,45 @@ class CardDiscoveryTest {
                 .allocatable("nvidia.com/gpu.shared", "4")
                 .build());
 
-    // 24564 MiB is 23.99 GiB: rounded down, not to nearest.
+    // 24564 MiB is 23.99 GiB: to the nearest GiB, as the design and Volcano name it.
     assertThat(cards.cards())
         .containsExactly(
-            new Card("NVIDIA-GeForce-RTX-4090/mps-23g*1/4", "nvidia.com/gpu.shared", 4));
+            new Card("NVIDIA-GeForce-RTX-4090/mps-24g*1/4", "nvidia.com/gpu.shared", 4));
+  }
+
+  @Test
+  void mpsSlices_anH800ReportingBelow80GiB_isMps80g() {
+    NodeCards cards =
+        CardDiscovery.discover(
+            nvidia("NVIDIA-H800", "8", "81559")
+                .label("nvidia.com/gpu.replicas", "2")
+                .allocatable("nvidia.com/gpu.shared", "16")
+                .build());
+
+    assertThat(cards.cards())
+        .extracting(Card::name)
+        .contains("NVIDIA-H800/mps-80g*1/2")
+        .doesNotContain("NVIDIA-H800/mps-79g*1/2");
+  }
+
+  @Test
+  void mpsSlices_halfAGiBRoundsUp_justBelowRoundsDown() {
+    assertThat(mpsName(40 * 1024 + 511)).isEqualTo("NVIDIA-A100/mps-40g*1/2");
+    assertThat(mpsName(40 * 1024 + 512)).isEqualTo("NVIDIA-A100/mps-41g*1/2");
+  }
+
+  private String mpsName(long memoryMiB) {
+    return CardDiscovery.discover(
+            nvidia("NVIDIA-A100", "1", Long.toString(memoryMiB))
+                .label("nvidia.com/gpu.replicas", "2")
+                .allocatable("nvidia.com/gpu.shared", "2")
+                .build())
+        .cards()
+        .stream()
+        .filter(c -> c.name().contains("/mps-"))
+        .findFirst()
+        .orElseThrow()
+        .name();
   }
 
   @Test

@@ -46,9 +46,78 @@ class EnqueueTest {
                 "PodGroup",
                 "team/job-b",
                 "Warning",
-                "InsufficientCardQuota",
+                "InsufficientScalarQuota",
                 "Queue <cr-queue1> has insufficient <NVIDIA-H200> quota: requested <5>, total would"
                     + " be <5>, but capability is <3>"));
+  }
+
+  @Test
+  void refusal_reachesThePendingPodsOfTheJob_notItsRunningOnes() {
+    FakeNode n1 = gpuNode(s, "n1", "NVIDIA-H200", 8);
+    s.addQueue("q").annotation("volcano.sh/card.quota", "{\"NVIDIA-H200\":3}");
+    FakeJob job = s.addJob("team/job").queue("q").minMember(2);
+    job.minResources("cpu", "200m", "memory", "200Mi", "nvidia.com/gpu", "4");
+    job.task("job-0")
+        .annotation("volcano.sh/card.name", "NVIDIA-H200")
+        .requests("cpu", "100m", "memory", "100Mi", "nvidia.com/gpu", "2")
+        .status(TaskStatus.RUNNING)
+        .on(n1);
+    job.task("job-1")
+        .annotation("volcano.sh/card.name", "NVIDIA-H200")
+        .requests("cpu", "100m", "memory", "100Mi", "nvidia.com/gpu", "2");
+
+    Vote vote = open(s, UNLIMITED).get(ExtensionPoint.JOB_ENQUEUEABLE).vote(job);
+
+    assertThat(vote).isEqualTo(Vote.REJECT);
+    String message =
+        "Queue <q> has insufficient <NVIDIA-H200> quota: requested <2>, total would be <4>, but"
+            + " capability is <3>";
+    assertThat(s.events())
+        .containsExactly(
+            new RecordedEvent(
+                "PodGroup", "team/job", "Warning", "InsufficientScalarQuota", message),
+            new RecordedEvent("Pod", "team/job-1", "Warning", "FailedScheduling", message));
+  }
+
+  @Test
+  void aPodGroupOfARunningPod_isNotRefusedForTheCardsItHoldsAlready() {
+    FakeNode n1 = gpuNode(s, "n1", "NVIDIA-H200", 8);
+    s.addQueue("q").annotation("volcano.sh/card.quota", "{\"NVIDIA-H200\":2}");
+    FakeJob replica = s.addJob("team/replica-a").queue("q");
+    replica.minResources("cpu", "100m", "memory", "100Mi", "nvidia.com/gpu", "2");
+    replica
+        .task("replica-a")
+        .annotation("volcano.sh/card.name", "NVIDIA-H200")
+        .requests("cpu", "100m", "memory", "100Mi", "nvidia.com/gpu", "2")
+        .status(TaskStatus.RUNNING)
+        .on(n1);
+
+    assertThat(open(s, UNLIMITED).get(ExtensionPoint.JOB_ENQUEUEABLE).vote(replica))
+        .isEqualTo(Vote.PERMIT);
+    assertThat(s.events()).isEmpty();
+  }
+
+  @Test
+  void aCardNoNodeHas_isRefusedAtEnqueue_withAnEventNamingIt() {
+    gpuNode(s, "n1", "NVIDIA-H200", 8);
+    s.addQueue("q").annotation("volcano.sh/card.quota", "{\"NVIDIA-B200\":8}");
+    FakeJob job =
+        cardJob("team/b200", "q", "{\"NVIDIA-B200\":1}")
+            .annotation("volcano.sh/card.name", "NVIDIA-B200");
+
+    Vote vote = open(s, UNLIMITED).get(ExtensionPoint.JOB_ENQUEUEABLE).vote(job);
+
+    assertThat(vote).isEqualTo(Vote.REJECT);
+    assertThat(s.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.reason()).isEqualTo("InvalidCardAnnotation");
+              assertThat(e.message())
+                  .isEqualTo(
+                      "volcano.sh/card.name of the pod group: no node has card NVIDIA-B200 (known"
+                          + " cards: NVIDIA-H200); the job waits in Pending until a node has it");
+            });
   }
 
   @Test

@@ -71,15 +71,33 @@ class TidalReclaimTest {
   }
 
   @Test
-  void trainingOfANonReclaimableQueue_isSpared() {
-    FakeTask inference = task("ai/inf", "q-inf", "inference", null);
-    FakeTask locked = task("ai/locked", "q-locked", "training", null);
+  void unknownReclaimer_takesTrainingOnly() {
+    FakeTask unknown = task("ai/other", "q-inf", null, "StatefulSet");
+    FakeTask training = task("ai/train", "q-train", "training", null);
+    FakeTask inference = task("ai/inf2", "q-train", "inference", null);
+    FakeTask otherUnknown = task("ai/other2", "q-train", null, null);
 
-    assertThat(reclaimable().select(inference, List.of(locked)).tasks()).isEmpty();
+    assertThat(reclaimable().select(unknown, List.of(training, inference, otherUnknown)).tasks())
+        .containsExactly(training);
   }
 
   @Test
-  void noReclaimArguments_noReclaimableFn() {
-    assertThat(Fixtures.open(s, Map.of()).has(ExtensionPoint.RECLAIMABLE)).isFalse();
+  void aQueuesReclaimableFlag_isLeftToTheReclaimAction() {
+    FakeTask inference = task("ai/inf", "q-inf", "inference", null);
+    FakeTask locked = task("ai/locked", "q-locked", "training", null);
+
+    assertThat(reclaimable().select(inference, List.of(locked)).tasks()).containsExactly(locked);
+  }
+
+  @Test
+  void noReclaimArguments_stillTidal_fromThePodGroupAnnotation() {
+    FakeTask inference = task("ai/inf", "q-inf", "inference", null);
+    FakeTask training = task("ai/train", "q-train", "training", null);
+    FakeTask jobOwned = task("ai/batch", "q-train", null, "Job");
+
+    ReclaimableFn fn = Fixtures.open(s, Map.of()).get(ExtensionPoint.RECLAIMABLE);
+
+    // Without podOwnerReferenceToServiceType an owner kind says nothing: the Job is unknown.
+    assertThat(fn.select(inference, List.of(training, jobOwned)).tasks()).containsExactly(training);
   }
 }

@@ -15,9 +15,6 @@ final class TreeLimits {
 
   static final String REASON_INCONSISTENT = "InconsistentQueueHierarchy";
 
-  /** What {@code LessEqual} and the share treat as unlimited: Volcano's MaxInt64 scalars. */
-  static final double UNLIMITED_SCALAR = Long.MAX_VALUE;
-
   private final List<QueueReports.Report> reports;
 
   private TreeLimits(List<QueueReports.Report> reports) {
@@ -28,12 +25,12 @@ final class TreeLimits {
   static void apply(QueueTable table, Resource total, List<QueueReports.Report> reports) {
     QueueAttr root = table.root();
     sumGuarantees(root);
-    if (root.queue == null) {
+    // The root is the cluster (the capacity design's hierarchical step 4): what it does not set
+    // is the cluster's total, so a guarantee anywhere is held back from every other subtree.
+    if (root.queue == null || root.capability.isEmpty()) {
       root.capability = total.copy();
-    } else if (root.capability.isEmpty()) {
-      root.capability = unlimited(total);
     } else {
-      FlatQueues.unlimitedWhereUnset(root.capability);
+      inheritCapability(root.capability, total);
     }
     root.realCapability = root.capability.copy();
     if (!root.specDeserved) {
@@ -59,15 +56,6 @@ final class TreeLimits {
     }
     attr.guarantee = Resource.max(attr.specGuarantee, sum);
     return attr.guarantee;
-  }
-
-  /** cpu and memory unlimited, and every scalar of the cluster total. */
-  static Resource unlimited(Resource total) {
-    Resource r = Resource.of(Double.MAX_VALUE, Double.MAX_VALUE);
-    for (int i : total.scalarIndices()) {
-      r.set(i, UNLIMITED_SCALAR);
-    }
-    return r;
   }
 
   private static Resource withoutPods(Resource r) {
@@ -113,7 +101,6 @@ final class TreeLimits {
     }
     if (parent.ancestors.length == 0) {
       parent.guarantee = totalGuarantee;
-      parent.deserved = totalDeserved;
     } else {
       if (parent.deserved.lessPartly(totalDeserved, Dimension.ZERO)) {
         warn(

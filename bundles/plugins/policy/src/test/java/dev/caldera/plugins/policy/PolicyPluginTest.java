@@ -39,10 +39,9 @@ class PolicyPluginTest {
     tidal = Files.readString(Path.of("../../../policies/tidal.policy"));
     tidalReclaimingUnknown =
         tidal.replace(
-            "  any may not reclaim unknown\n",
-            "  inference may reclaim unknown\n  any may not reclaim unknown\n");
-    brokenTidal =
-        tidal.replace("inference may not reclaim inference", "inferense may not reclaim inference");
+            "  any may reclaim training\n",
+            "  any may reclaim training\n  inference may reclaim unknown\n");
+    brokenTidal = tidal.replace("training may not reclaim any", "trainig may not reclaim any");
   }
 
   // ------------------------------------------------------------------ arguments
@@ -163,7 +162,7 @@ class PolicyPluginTest {
     assertThat(error.reason()).isEqualTo("PolicyError");
     assertThat(error.message())
         .startsWith(
-            "tidal.policy:17:3: unknown service class 'inferense' (known: inference, training,"
+            "tidal.policy:17:3: unknown service class 'trainig' (known: inference, training,"
                 + " unknown)\n")
         .endsWith("the last good version of policy tidal keeps running");
     assertThat(third.events()).as("reported once per text").isEmpty();
@@ -200,7 +199,7 @@ class PolicyPluginTest {
     assertThat(factory.create(args(List.of("tidal"))).unmetRequirements(s.cluster()))
         .containsExactly(
             "policy \"tidal\" is named in the arguments but no valid .policy file declares it"
-                + " (tidal.policy:17:3: unknown service class 'inferense' (known: inference,"
+                + " (tidal.policy:17:3: unknown service class 'trainig' (known: inference,"
                 + " training, unknown))");
   }
 
@@ -231,10 +230,9 @@ class PolicyPluginTest {
         .extracting(e -> e.kind() + "/" + e.key() + " " + e.reason() + ": " + e.message())
         .containsExactly(
             "Pod/ns/train-0 PolicyEvicted: policy decision for reclaimer ns/svc-0: allowed by"
-                + " tidal.policy:16 (inference may reclaim training when"
-                + " reclaimee.queue.reclaimable)",
+                + " tidal.policy:18 (any may reclaim training)",
             "Pod/ns/other-0 PolicySpared: policy decision for reclaimer ns/svc-0: denied by"
-                + " tidal.policy:18 (any may not reclaim unknown)");
+                + " tidal.policy:19 (otherwise deny)");
   }
 
   @Test

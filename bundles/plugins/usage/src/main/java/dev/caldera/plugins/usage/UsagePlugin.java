@@ -10,6 +10,7 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.NodeMetrics;
 import dev.caldera.api.model.PodCondition;
+import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -21,7 +22,9 @@ import java.util.Map;
  * measured cpu or memory use is above the thresholds; the node order prefers nodes with a low
  * composite load, which adds to the measured load a "shadow" estimate of the tasks placed recently
  * enough that the metrics cannot show them. Metrics older than five minutes (relative to the
- * session clock) are ignored: the predicate passes and the score is 0.
+ * session clock) are ignored: the predicate passes and the score is 0. Usage comes from the
+ * cluster's metrics or, with {@code usage.metrics.address}, from a Prometheus server ({@link
+ * PrometheusMetrics}).
  */
 public final class UsagePlugin implements Plugin {
 
@@ -41,15 +44,34 @@ public final class UsagePlugin implements Plugin {
   static final String CPU_OVERLOAD = "the CPU load of the node exceeds the upper limit.";
   static final String MEMORY_OVERLOAD = "the memory load of the node exceeds the upper limit.";
 
+  /** The reason of the Warning event when Prometheus cannot be read. */
+  static final String METRICS_UNAVAILABLE = "MetricsUnavailable";
+
   private final UsageArguments arguments;
+  private final UsageMetricsArguments metricsArguments;
+  private final MetricsProblems problems;
 
   private Session session;
   private ShadowLoad shadow = new ShadowLoad();
   private Map<String, NodeLoad> byName = Map.of();
   private NodeLoad[] byIndex = new NodeLoad[0];
 
+  /** A plugin reading the cluster's metrics (metrics-server, or a scenario's nodeMetrics). */
   public UsagePlugin(UsageArguments arguments) {
+    this(arguments, UsageMetricsArguments.CLUSTER, new MetricsProblems());
+  }
+
+  /**
+   * A plugin reading usage where {@code metricsArguments} say.
+   *
+   * @param problems what was last reported about each Prometheus server, shared by the plugins one
+   *     factory makes so that a server that stays down is reported once
+   */
+  UsagePlugin(
+      UsageArguments arguments, UsageMetricsArguments metricsArguments, MetricsProblems problems) {
     this.arguments = arguments;
+    this.metricsArguments = metricsArguments;
+    this.problems = problems;
   }
 
   @Override
@@ -84,7 +106,10 @@ public final class UsagePlugin implements Plugin {
   public void onSessionOpen(Session session, Extensions extensions) {
     this.session = session;
     shadow = new ShadowLoad();
-    Map<String, NodeMetrics> metrics = session.cluster().nodeMetrics();
+    Map<String, NodeMetrics> metrics =
+        metricsArguments.prometheus()
+            ? prometheusMetrics(session)
+            : session.cluster().nodeMetrics();
     List<NodeInfo> nodes = session.nodes();
     byName = new HashMap<>();
     byIndex = new NodeLoad[nodes.size()];
@@ -125,6 +150,31 @@ public final class UsagePlugin implements Plugin {
     byName = Map.of();
     byIndex = new NodeLoad[0];
     this.session = null;
+  }
+
+  /**
+   * This session's usage from Prometheus. When it cannot be read the session goes on without usage
+   * (no node is refused for load, every score is 0, as with stale metrics), and a Warning event
+   * says why, once until the server answers again or fails differently.
+   */
+  private Map<String, NodeMetrics> prometheusMetrics(Session session) {
+    URI address = metricsArguments.address();
+    try {
+      Map<String, NodeMetrics> metrics =
+          new PrometheusMetrics(address, metricsArguments.timeout()).fetch();
+      problems.clear(address);
+      return metrics;
+    } catch (PrometheusMetrics.UnavailableException e) {
+      if (problems.report(address, e.getMessage())) {
+        session.recordEvent(
+            "Plugin",
+            NAME,
+            "Warning",
+            METRICS_UNAVAILABLE,
+            e.getMessage() + "; nodes are filtered and scored without usage until it answers");
+      }
+      return Map.of();
+    }
   }
 
   /** Adds the tasks already on the nodes that the metrics cannot show yet. */

@@ -11,6 +11,8 @@ import org.osgi.service.component.annotations.Component;
     property = PluginFactory.NAME_PROPERTY + "=" + UsagePlugin.NAME)
 public final class UsagePluginFactory implements PluginFactory {
 
+  private final MetricsProblems problems = new MetricsProblems();
+
   @Override
   public String name() {
     return UsagePlugin.NAME;
@@ -18,6 +20,7 @@ public final class UsagePluginFactory implements PluginFactory {
 
   @Override
   public Plugin create(PluginArguments arguments) {
-    return new UsagePlugin(UsageArguments.from(arguments));
+    return new UsagePlugin(
+        UsageArguments.from(arguments), UsageMetricsArguments.from(arguments), problems);
   }
 }
