@@ -9,10 +9,15 @@ import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.SchedulerConf;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -132,6 +137,76 @@ class KubeClusterColdStartTest {
               cluster.snapshot().pods().stream()
                   .anyMatch(p -> p.name().equals("too-many") && p.nodeName().isEmpty()));
     }
+  }
+
+  @Test
+  void aRelist_isNeverSeenHalfDelivered() throws Exception {
+    api.queue("default", 1);
+    api.node("n1", "1000", "4000Gi");
+    for (int i = 0; i < 100; i++) {
+      api.pod("ns1", "before-" + i).requests("1", "1Gi").withoutBindingEmulation().create();
+    }
+    // Pods watches: held down (500) while pods are created, then answered 410 Gone once, so
+    // the informer lists again and hands 150 new pods over, slowly.
+    AtomicReference<String> watches = new AtomicReference<>("pass");
+    api.dispatcher.intercept(
+        r -> {
+          boolean podsWatch =
+              r.getMethod().equals("GET")
+                  && r.getPath().startsWith("/api/v1/pods?")
+                  && r.getPath().contains("watch=true");
+          if (!podsWatch || watches.get().equals("pass")) {
+            return null;
+          }
+          if (watches.compareAndSet("gone", "pass")) {
+            // As an API server whose watch cache no longer has the resource version: an ERROR
+            // event with status 410 on the watch, after which clients list again.
+            return new MockResponse()
+                .withWebSocketUpgrade(
+                    new WebSocketListener() {
+                      @Override
+                      public void onOpen(WebSocket socket, Response response) {
+                        socket.send(
+                            "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\","
+                                + "\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":410,"
+                                + "\"reason\":\"Expired\",\"message\":\"too old resource version\"}}");
+                      }
+                    });
+          }
+          return new MockResponse().setResponseCode(500).setBody("{}");
+        });
+    try (KubeCluster cluster = api.laggingCluster("relist", Duration.ofMillis(3))) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(20))).isTrue();
+      assertThat(cluster.snapshot().pods()).hasSize(100);
+      long listsBefore = podLists();
+
+      watches.set("hold");
+      api.dispatcher.dropWatches();
+      for (int i = 0; i < 150; i++) {
+        api.pod("ns1", "after-" + i).requests("1", "1Gi").withoutBindingEmulation().create();
+      }
+      watches.set("gone");
+
+      Set<Integer> seen = new java.util.TreeSet<>();
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (System.nanoTime() < deadline && !seen.contains(250)) {
+        if (cluster.status().isReady()) {
+          try {
+            seen.add(cluster.snapshot().pods().size());
+          } catch (IllegalStateException listing) {
+            // a list being handed over: no snapshot, which is the point
+          }
+        }
+      }
+      assertThat(podLists()).as("the informer listed pods again").isGreaterThan(listsBefore);
+      assertThat(seen).as("pod counts the sessions could see").isSubsetOf(100, 250).contains(250);
+    }
+  }
+
+  private long podLists() {
+    return api.dispatcher.requestsFrom(dev.caldera.kube.internal.Clients.USER_AGENT).stream()
+        .filter(r -> r.access().equals("/pods:list"))
+        .count();
   }
 
   private List<Event> events() {

@@ -56,10 +56,41 @@ final class ClusterCache {
   private final Map<String, Set<String>> podsByNode = new HashMap<>();
 
   private final Map<String, Instant> evictionsInFlight = new HashMap<>();
+
+  /** Informers whose list is being handed over (between fabric8's onBeforeList and onList). */
+  private final Set<String> listing = new java.util.TreeSet<>();
+
   private Map<String, NodeMetrics> metrics = Map.of();
   private Map<String, String> policies = Map.of();
 
   // ---- informer side -------------------------------------------------------------------------
+
+  /** {@code informer} starts or ends handing over a list. */
+  synchronized void listing(String informer, boolean inProgress) {
+    if (inProgress) {
+      listing.add(informer);
+    } else if (listing.remove(informer) && listing.isEmpty()) {
+      notifyAll();
+    }
+  }
+
+  /** The informers whose list is being handed over, by name. */
+  synchronized List<String> listing() {
+    return List.copyOf(listing);
+  }
+
+  /** Waits until no list is being handed over; false on timeout. */
+  synchronized boolean awaitListsDelivered(long timeoutNanos) throws InterruptedException {
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (!listing.isEmpty()) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        return false;
+      }
+      java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+    }
+    return true;
+  }
 
   synchronized void putNode(Node n) {
     nodes.put(n.name(), n);
@@ -322,6 +353,11 @@ final class ClusterCache {
    * (implicit ones added), queues (an open {@code default} if there is none) and the rest.
    */
   synchronized ClusterSnapshot snapshot(Set<String> schedulerNames, Instant now) {
+    if (!listing.isEmpty()) {
+      // Checked under the lock every handler writes under: a session never sees part of a list.
+      throw new IllegalStateException(
+          "the cache is receiving the list of " + String.join(", ", listing));
+    }
     Admission admission =
         new Admission(
             priorityClasses.values(), preemptionPolicies, ImplicitGroupNaming.CONTROLLER_UID);

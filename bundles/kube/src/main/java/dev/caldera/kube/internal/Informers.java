@@ -32,8 +32,7 @@ final class Informers implements AutoCloseable {
   private final ClusterCache cache;
   private final Counters counters;
   private final Map<String, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
-  private final Map<String, Handler<?>> handlers = new LinkedHashMap<>();
-  private final Object delivery = new Object();
+
   private final List<CompletableFuture<Void>> started = new ArrayList<>();
   private SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
   private SharedIndexInformer<GenericKubernetesResource> podGroups;
@@ -130,30 +129,13 @@ final class Informers implements AutoCloseable {
    * delivering its first list (or a relist after an expired watch) to the cache. Empty once the
    * cache holds every object of every informer's last list.
    */
-  synchronized List<String> delivering() {
-    List<String> out = new ArrayList<>();
-    handlers.forEach(
-        (name, h) -> {
-          if (h.listing) {
-            out.add(name);
-          }
-        });
-    return out;
+  List<String> delivering() {
+    return cache.listing();
   }
 
   /** Waits until {@link #delivering()} is empty; false on timeout. */
   boolean awaitDelivered(long timeout, TimeUnit unit) throws InterruptedException {
-    long deadline = System.nanoTime() + unit.toNanos(timeout);
-    synchronized (delivery) {
-      while (!delivering().isEmpty()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          return false;
-        }
-        TimeUnit.NANOSECONDS.timedWait(delivery, left);
-      }
-    }
-    return true;
+    return cache.awaitListsDelivered(unit.toNanos(timeout));
   }
 
   /** Waits until every informer has listed once; false on timeout. */
@@ -215,9 +197,8 @@ final class Informers implements AutoCloseable {
   private <T extends HasMetadata> SharedIndexInformer<T> inform(
       String name, Informable<T> source, Consumer<T> put, Consumer<T> remove) {
     SharedIndexInformer<T> informer = source.runnableInformer(0);
-    Handler<T> handler = new Handler<>(name, put, remove, this::listDelivered);
-    informer.addEventHandler(handler);
-    handlers.put(name, handler);
+    cache.listing(name, true); // until its first list is delivered
+    informer.addEventHandler(new Handler<>(name, cache, put, remove));
     informer.exceptionHandler(
         (isStarted, t) -> {
           counters.watchErrors.increment();
@@ -231,12 +212,6 @@ final class Informers implements AutoCloseable {
     return informer;
   }
 
-  private void listDelivered() {
-    synchronized (delivery) {
-      delivery.notifyAll();
-    }
-  }
-
   private static String describe(Throwable t) {
     return ApiErrors.describe(t);
   }
@@ -245,31 +220,30 @@ final class Informers implements AutoCloseable {
    * Feeds one kind into the cache; a conversion bug is logged, never thrown into fabric8. fabric8
    * calls {@link #onBeforeList} before it hands over the objects of a list (the first one, or a
    * relist after the watch expired) and {@link #onList} after the last of them, in order with the
-   * objects themselves, so {@link #listing} says whether the cache holds a whole list.
+   * objects themselves; the cache keeps the kinds between the two, and no snapshot is taken while
+   * one is there (a session never sees part of a list).
    */
   private static final class Handler<T extends HasMetadata> implements ResourceEventHandler<T> {
     private final String name;
+    private final ClusterCache cache;
     private final Consumer<T> put;
     private final Consumer<T> remove;
-    private final Runnable listDelivered;
-    volatile boolean listing = true; // until the first list is delivered
 
-    Handler(String name, Consumer<T> put, Consumer<T> remove, Runnable listDelivered) {
+    Handler(String name, ClusterCache cache, Consumer<T> put, Consumer<T> remove) {
       this.name = name;
+      this.cache = cache;
       this.put = put;
       this.remove = remove;
-      this.listDelivered = listDelivered;
     }
 
     @Override
     public void onBeforeList(String resourceVersion) {
-      listing = true;
+      cache.listing(name, true);
     }
 
     @Override
     public void onList(String resourceVersion, boolean emptyList) {
-      listing = false;
-      listDelivered.run();
+      cache.listing(name, false);
     }
 
     @Override

@@ -155,12 +155,34 @@ public final class KubeBackend implements AutoCloseable {
     return SourceStatus.ready();
   }
 
+  /**
+   * The cache now, once it holds every informer's last list (waiting up to two seconds for one
+   * being handed over).
+   *
+   * @throws IllegalStateException before the informers have synced, or while a list is still being
+   *     handed over after the wait
+   */
   public ClusterSnapshot snapshot() {
     if (!informers.synced()) {
       throw new IllegalStateException(
           "the informers have not synced yet: " + String.join(", ", informers.unsynced()));
     }
-    return cache.snapshot(settings.schedulerNames(), clock.instant());
+    long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    while (true) {
+      try {
+        return cache.snapshot(settings.schedulerNames(), clock.instant());
+      } catch (IllegalStateException listing) {
+        // A relist began between the loop's status check and this snapshot: wait for it.
+        try {
+          if (!cache.awaitListsDelivered(deadline - System.nanoTime())) {
+            throw listing;
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw listing;
+        }
+      }
+    }
   }
 
   public void apply(SessionResult result) {

@@ -116,10 +116,12 @@ class KubeClusterComponentTest {
       KubeClusterComponent follower = leader == a ? b : a;
       assertThat(follower.snapshot().nodes()).isEmpty();
       assertThat(leader.status().isReady()).isTrue();
+      String leaderName = leader == a ? "a" : "b";
       await(
           "the follower stands by, naming the leader",
-          () -> follower.status().state() == SourceStatus.State.STANDBY);
-      assertThat(follower.status().reason()).contains("the leader is " + (leader == a ? "a" : "b"));
+          () ->
+              follower.status().state() == SourceStatus.State.STANDBY
+                  && follower.status().reason().contains("the leader is " + leaderName));
       leader.deactivate();
       assertThat(leader.status().state()).isEqualTo(SourceStatus.State.NOT_READY);
       await("the follower takes over", () -> follower.snapshot().nodes().size() == 1);
