@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.fail;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -207,22 +206,7 @@ public final class MockApi implements AutoCloseable {
   // ---- objects -------------------------------------------------------------------------------
 
   public void node(String name, String cpu, String memory) {
-    Map<String, Quantity> resources =
-        Map.of(
-            "cpu", new Quantity(cpu), "memory", new Quantity(memory), "pods", new Quantity("110"));
-    kubectl
-        .nodes()
-        .resource(
-            new NodeBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .withNewStatus()
-                .withAllocatable(resources)
-                .withCapacity(resources)
-                .endStatus()
-                .build())
-        .create();
+    RealServerObjects.node(kubectl, name, null, null, cpu, memory);
   }
 
   public void queue(String name, int weight) {

@@ -9,18 +9,12 @@ import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.SchedulerConf;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.nio.file.Files;
@@ -102,49 +96,9 @@ class RealClusterTest {
             .withHttpClientFactory(new JdkHttpClientFactory())
             .build();
     installCrds();
-    kubectl
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-        .create();
-    // A bare API server has no controller to create the namespace's default service account, and
-    // without it pods are refused; where a controller manager runs, it may create it first.
-    if (kubectl.serviceAccounts().inNamespace(NS).withName("default").get() == null) {
-      try {
-        kubectl
-            .serviceAccounts()
-            .inNamespace(NS)
-            .resource(
-                new ServiceAccountBuilder()
-                    .withNewMetadata()
-                    .withName("default")
-                    .withNamespace(NS)
-                    .endMetadata()
-                    .build())
-            .create();
-      } catch (KubernetesClientException e) {
-        if (e.getCode() != 409) {
-          throw e;
-        }
-      }
-    }
+    RealServerObjects.namespace(kubectl, NS);
     for (String n : NODES) {
-      Map<String, Quantity> r =
-          Map.of(
-              "cpu", new Quantity("4"), "memory", new Quantity("8Gi"), "pods", new Quantity("110"));
-      kubectl
-          .nodes()
-          .resource(
-              new NodeBuilder()
-                  .withNewMetadata()
-                  .withName(n)
-                  .addToLabels("caldera-e2e", RUN)
-                  .endMetadata()
-                  .withNewStatus()
-                  .withCapacity(r)
-                  .withAllocatable(r)
-                  .endStatus()
-                  .build())
-          .create();
+      RealServerObjects.node(kubectl, n, "caldera-e2e", RUN, "4", "8Gi");
     }
     kubectl
         .genericKubernetesResources(MockApi.QUEUES)
@@ -212,35 +166,11 @@ class RealClusterTest {
   }
 
   private static Pod createPod(String name, String group) {
+    // Only the test's own nodes: the cluster may have others.
     return kubectl
         .pods()
         .inNamespace(NS)
-        .resource(
-            new PodBuilder()
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(NS)
-                .addToAnnotations("scheduling.k8s.io/group-name", group)
-                .endMetadata()
-                .withNewSpec()
-                .withSchedulerName(SCHEDULER)
-                .addNewToleration()
-                .withKey("node.kubernetes.io/not-ready")
-                .withOperator("Exists")
-                .withEffect("NoSchedule")
-                .endToleration()
-                // Only the test's own nodes: the cluster may have others.
-                .withNodeSelector(Map.of("caldera-e2e", RUN))
-                .addNewContainer()
-                .withName("main")
-                .withImage("registry.k8s.io/pause:3.10")
-                .withNewResources()
-                .addToRequests("cpu", new Quantity("1"))
-                .addToRequests("memory", new Quantity("1Gi"))
-                .endResources()
-                .endContainer()
-                .endSpec()
-                .build())
+        .resource(RealServerObjects.pendingPod(NS, name, group, SCHEDULER, "caldera-e2e", RUN))
         .create();
   }
 
@@ -248,16 +178,7 @@ class RealClusterTest {
     kubectl
         .genericKubernetesResources(MockApi.POD_GROUPS)
         .inNamespace(NS)
-        .resource(
-            new GenericKubernetesResourceBuilder()
-                .withApiVersion("scheduling.volcano.sh/v1beta1")
-                .withKind("PodGroup")
-                .withNewMetadata()
-                .withName(name)
-                .withNamespace(NS)
-                .endMetadata()
-                .addToAdditionalProperties("spec", Map.of("queue", QUEUE, "minMember", minMember))
-                .build())
+        .resource(RealServerObjects.podGroup(NS, name, QUEUE, minMember))
         .create();
   }
 

@@ -5,15 +5,10 @@ import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.conf.SchedulerConf;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
@@ -174,53 +169,16 @@ public final class StartupBench {
     }
 
     void create() throws Exception {
-      kubectl
-          .namespaces()
-          .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
-          .create();
-      if (realServer
-          && kubectl.serviceAccounts().inNamespace(NS).withName("default").get() == null) {
-        try {
-          kubectl
-              .serviceAccounts()
-              .inNamespace(NS)
-              .resource(
-                  new ServiceAccountBuilder()
-                      .withNewMetadata()
-                      .withName("default")
-                      .withNamespace(NS)
-                      .endMetadata()
-                      .build())
-              .create();
-        } catch (KubernetesClientException e) {
-          if (e.getCode() != 409) {
-            throw e;
-          }
-        }
-      }
-      Map<String, Quantity> capacity =
-          Map.of(
-              "cpu",
-              new Quantity("32"),
-              "memory",
-              new Quantity("128Gi"),
-              "pods",
-              new Quantity("110"));
-      for (int n = 0; n < nodes; n++) {
+      if (realServer) {
+        RealServerObjects.namespace(kubectl, NS);
+      } else {
         kubectl
-            .nodes()
-            .resource(
-                new NodeBuilder()
-                    .withNewMetadata()
-                    .withName("bench-node-" + n)
-                    .addToLabels("caldera-bench", "true")
-                    .endMetadata()
-                    .withNewStatus()
-                    .withCapacity(capacity)
-                    .withAllocatable(capacity)
-                    .endStatus()
-                    .build())
+            .namespaces()
+            .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
             .create();
+      }
+      for (int n = 0; n < nodes; n++) {
+        RealServerObjects.node(kubectl, "bench-node-" + n, "caldera-bench", "true", "32", "128Gi");
       }
       var queues = kubectl.genericKubernetesResources(MockApi.QUEUES);
       if (queues.withName("default").get() == null) {
@@ -246,20 +204,16 @@ public final class StartupBench {
                   kubectl
                       .genericKubernetesResources(MockApi.POD_GROUPS)
                       .inNamespace(NS)
-                      .resource(
-                          new GenericKubernetesResourceBuilder()
-                              .withApiVersion("scheduling.volcano.sh/v1beta1")
-                              .withKind("PodGroup")
-                              .withNewMetadata()
-                              .withName(group)
-                              .withNamespace(NS)
-                              .endMetadata()
-                              .addToAdditionalProperties(
-                                  "spec", Map.of("queue", "default", "minMember", gangSize))
-                              .build())
+                      .resource(RealServerObjects.podGroup(NS, group, "default", gangSize))
                       .create();
                   for (int t = 0; t < gangSize; t++) {
-                    kubectl.pods().inNamespace(NS).resource(pod(group + "-" + t, group)).create();
+                    kubectl
+                        .pods()
+                        .inNamespace(NS)
+                        .resource(
+                            RealServerObjects.pendingPod(
+                                NS, group + "-" + t, group, "volcano", "caldera-bench", "true"))
+                        .create();
                   }
                   return null;
                 }));
@@ -268,33 +222,6 @@ public final class StartupBench {
         f.get();
       }
       pool.shutdown();
-    }
-
-    private static Pod pod(String name, String group) {
-      return new PodBuilder()
-          .withNewMetadata()
-          .withName(name)
-          .withNamespace(NS)
-          .addToAnnotations("scheduling.k8s.io/group-name", group)
-          .endMetadata()
-          .withNewSpec()
-          .withSchedulerName("volcano")
-          .withNodeSelector(Map.of("caldera-bench", "true"))
-          .addNewToleration()
-          .withKey("node.kubernetes.io/not-ready")
-          .withOperator("Exists")
-          .withEffect("NoSchedule")
-          .endToleration()
-          .addNewContainer()
-          .withName("main")
-          .withImage("registry.k8s.io/pause:3.10")
-          .withNewResources()
-          .addToRequests("cpu", new Quantity("1"))
-          .addToRequests("memory", new Quantity("1Gi"))
-          .endResources()
-          .endContainer()
-          .endSpec()
-          .build();
     }
 
     void delete() {

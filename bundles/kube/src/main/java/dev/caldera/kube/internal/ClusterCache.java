@@ -304,27 +304,17 @@ final class ClusterCache {
         over.add(
             name
                 + " "
-                + amount(name, used.get(name) + need)
+                + Resource.quantity(name, used.get(name) + need)
                 + " requested of "
-                + amount(name, allocatable)
+                + Resource.quantity(name, allocatable)
                 + " allocatable ("
-                + amount(name, used.get(name))
+                + Resource.quantity(name, used.get(name))
                 + " by pods on the node or being bound to it)");
       }
     }
     return over.isEmpty()
         ? null
         : "node " + node.name() + " would exceed its allocatable: " + String.join("; ", over);
-  }
-
-  /** {@code value} of {@code resource} as Kubernetes writes it ({@link Resource}'s units). */
-  private static String amount(String resource, double value) {
-    long v = Math.round(value);
-    return switch (resource) {
-      case "memory" -> Quantity.ofBytes(v).toString();
-      case "pods" -> Quantity.of(v).toString();
-      default -> Quantity.ofMilli(v).toString();
-    };
   }
 
   /** A pod that holds its node's resources: any phase but Succeeded and Failed. */

@@ -3,7 +3,6 @@ package dev.caldera.framework.internal.session;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -175,9 +174,9 @@ final class FitErrors {
         details.add(
             name
                 + " "
-                + amount(name, request.get(name))
+                + Resource.quantity(name, request.get(name))
                 + "; the largest node has "
-                + amount(name, have)
+                + Resource.quantity(name, have)
                 + " allocatable");
       }
     }
@@ -188,15 +187,5 @@ final class FitErrors {
         + ". The pod requests "
         + String.join(", ", details)
         + ".";
-  }
-
-  /** {@code value} in {@link Resource}'s units, as Kubernetes writes quantities. */
-  private static String amount(String resource, double value) {
-    long v = Math.round(value);
-    return switch (resource) {
-      case "memory" -> Quantity.ofBytes(v).toString();
-      case "pods" -> Quantity.of(v).toString();
-      default -> Quantity.ofMilli(v).toString();
-    };
   }
 }
