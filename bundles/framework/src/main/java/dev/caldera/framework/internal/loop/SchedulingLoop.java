@@ -10,6 +10,7 @@ import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.SessionRunner;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.PolicyChecker;
 import dev.caldera.framework.loop.SessionRecord;
@@ -20,7 +21,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -38,8 +41,25 @@ import java.util.function.Supplier;
  */
 public final class SchedulingLoop {
 
-  /** What the loop needs to run. */
-  public record Settings(Duration period, long maxSessions, Duration statusInterval) {}
+  /**
+   * What the loop needs to run.
+   *
+   * @param livenessTimeout how long a cycle may take before health reports the loop as not live
+   */
+  public record Settings(
+      Duration period, long maxSessions, Duration statusInterval, Duration livenessTimeout) {
+
+    /** The default liveness timeout: two minutes, or ten periods if that is longer. */
+    public Settings(Duration period, long maxSessions, Duration statusInterval) {
+      this(period, maxSessions, statusInterval, defaultLivenessTimeout(period));
+    }
+
+    static Duration defaultLivenessTimeout(Duration period) {
+      Duration tenPeriods = period.multipliedBy(10);
+      Duration twoMinutes = Duration.ofMinutes(2);
+      return tenPeriods.compareTo(twoMinutes) > 0 ? tenPeriods : twoMinutes;
+    }
+  }
 
   private final PluginRegistry registry;
   private final ClusterSource source;
@@ -55,6 +75,7 @@ public final class SchedulingLoop {
   private ScheduledExecutorService executor;
   private Instant lastStatus;
   private long sessionsAtLastStatus;
+  private Set<String> refusalsReported = Set.of();
 
   /**
    * @param policyDirectory null when no policies directory is watched
@@ -93,6 +114,7 @@ public final class SchedulingLoop {
               return t;
             });
     lastStatus = clock.instant();
+    state.loopStarted(settings.livenessTimeout().plus(settings.period()));
     executor.scheduleWithFixedDelay(
         this::cycleSafely, 0, settings.period().toNanos(), TimeUnit.NANOSECONDS);
   }
@@ -124,16 +146,25 @@ public final class SchedulingLoop {
     }
   }
 
-  private void cycleSafely() {
+  /**
+   * One cycle that never ends the loop, except out of memory: any other throwable (a plugin's bug,
+   * a {@link StackOverflowError}, a linkage error of a half-gone bundle) is reported and the
+   * session skipped, and the next cycle runs as usual.
+   */
+  void cycleSafely() {
     try {
       cycle();
-    } catch (RuntimeException | LinkageError e) {
-      state.event(
-          LoopEvent.warning(
-              "SessionFailed",
-              e.getClass().getSimpleName()
-                  + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+    } catch (OutOfMemoryError e) {
+      // Nothing is safe to try any more; the loop ends, and health says so (the liveness probe
+      // restarts the process).
+      state.failed("out of memory in a scheduling cycle: " + describe(e));
+      throw e;
+    } catch (Throwable e) {
+      String why = describe(e);
+      state.event(LoopEvent.warning("SessionFailed", "session skipped: " + why));
+      state.hold(List.of("the last session failed: " + why), List.of());
     }
+    state.cycleFinished();
     maybePrintStatus();
     if (settings.maxSessions() > 0 && state.sessionCount() >= settings.maxSessions()) {
       state.state("finished");
@@ -194,12 +225,38 @@ public final class SchedulingLoop {
       // Only now: a plugin's unmet requirement is found inside runSession, and marking the loop
       // running before it would report a resume and a new hold every cycle.
       state.running();
+      reportRefusals(result);
       writer.apply(result);
       record(started, conf, plugins, snapshot, result);
       return true;
     } finally {
       use.close();
     }
+  }
+
+  /** Reports each object a session refused (a quantity out of bounds) once while it stays so. */
+  private void reportRefusals(SessionResult result) {
+    Set<String> now = new TreeSet<>();
+    for (SessionResult.Event e : result.events()) {
+      if (SessionRunner.RESOURCE_OUT_OF_RANGE.equals(e.reason()) && now.add(e.message())) {
+        if (!refusalsReported.contains(e.message())) {
+          state.event(LoopEvent.warning("ObjectRefused", e.message()));
+        }
+      }
+    }
+    refusalsReported = now;
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder out = new StringBuilder(e.getClass().getName());
+    if (e.getMessage() != null) {
+      out.append(": ").append(e.getMessage());
+    }
+    StackTraceElement[] trace = e.getStackTrace();
+    if (trace.length > 0) {
+      out.append(" (at ").append(trace[0]).append(')');
+    }
+    return out.toString();
   }
 
   /** Why {@code conf} cannot run with {@code plugins}; the missing plugin names are added. */
