@@ -17,6 +17,7 @@ import java.util.Optional;
 final class FakeBackend implements AdminBackend {
 
   boolean holding;
+  boolean stalled;
   boolean loopRunning = true;
   final List<String> installed = new ArrayList<>();
   final List<String> uninstalled = new ArrayList<>();
@@ -26,6 +27,18 @@ final class FakeBackend implements AdminBackend {
       new SchedulerMonitor() {
         @Override
         public Health health() {
+          if (stalled) {
+            return new Health(
+                "running",
+                List.of(
+                    "the scheduling loop has not finished a cycle since 2026-01-01T00:00:03Z"
+                        + " (liveness timeout PT2M)"),
+                List.of(),
+                3,
+                Instant.parse("2026-01-01T00:00:03Z"),
+                Instant.parse("2026-01-01T00:00:03Z"),
+                false);
+          }
           return holding
               ? new Health(
                   "holding",
