@@ -152,8 +152,15 @@ public final class AdminServer implements AutoCloseable {
     Map<String, String> query = query(uri.getRawQuery());
     if (path.equals("/api/bundles") && method.equals("POST")) {
       authorize(ex, "POST /api/bundles");
+      String name = query.get("name");
+      if (name != null) {
+        Optional<String> bad = DeployRules.badFileName(name);
+        if (bad.isPresent()) {
+          throw new AdminException(400, "name: " + bad.get());
+        }
+      }
       byte[] jar = readBody(ex.getRequestBody());
-      BundleInfo b = backend.install(query.get("name"), jar);
+      BundleInfo b = backend.install(name, jar);
       report("BundleInstalled", "admin API installed " + b.symbolicName() + " " + b.version());
       return Response.json(201, b);
     }

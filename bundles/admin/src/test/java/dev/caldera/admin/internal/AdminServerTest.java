@@ -231,4 +231,25 @@ class AdminServerTest {
     assertThat(health.body()).contains("has not finished a cycle since", "lastCycle");
     assertThat(send(at("/readyz")).statusCode()).isEqualTo(503);
   }
+
+  @Test
+  void install_aNameThatIsNotAPlainJarNameIsABadRequestNamingTheField() throws Exception {
+    start("t");
+    byte[] jar = bundleJar("b");
+
+    for (String name : List.of("a%0Ab.jar", "a%00.jar", "x".repeat(300) + ".jar", "..%2Fx.jar")) {
+      HttpResponse<String> r =
+          send(
+              at("/api/bundles?name=" + name)
+                  .header("Authorization", "Bearer t")
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(jar)));
+
+      assertThat(r.statusCode()).as(name).isEqualTo(400);
+      assertThat(r.body())
+          .as(name)
+          .contains("name: expected a file name")
+          .doesNotContain("Exception");
+    }
+    assertThat(backend.installed).isEmpty();
+  }
 }

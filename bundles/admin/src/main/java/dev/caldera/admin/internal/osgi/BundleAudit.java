@@ -60,6 +60,7 @@ public final class BundleAudit {
 
   private final Map<Long, String> bundleProblems = new ConcurrentHashMap<>();
   private final Map<String, String> fileProblems = new ConcurrentHashMap<>();
+  private final Map<String, String> guarded = new ConcurrentHashMap<>();
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
   private final Map<String, Long> installedSince = new ConcurrentHashMap<>();
@@ -104,6 +105,30 @@ public final class BundleAudit {
   /** Deploy-directory file name → why it is not installed. */
   Map<String, String> fileProblems() {
     return Map.copyOf(fileProblems);
+  }
+
+  /** The {@link DeployGuard} refused a deploy jar: listed and reported once per version. */
+  void refused(Path jar, String why) {
+    String name = jar.getFileName().toString();
+    guarded.put(name, why);
+    fileProblems.put(name, why);
+    report(versionKey(jar), "BundleRejected", jar + ": " + why);
+  }
+
+  /** A refused deploy jar was removed. */
+  void forget(Path jar) {
+    String name = jar.getFileName().toString();
+    guarded.remove(name);
+    fileProblems.remove(name);
+  }
+
+  private static String versionKey(Path jar) {
+    String name = jar.getFileName().toString();
+    try {
+      return name + "@" + Files.getLastModifiedTime(jar).toMillis() + "+" + Files.size(jar);
+    } catch (IOException e) {
+      return name + "@gone";
+    }
   }
 
   private void auditSafely() {
@@ -161,6 +186,11 @@ public final class BundleAudit {
     for (Path jar : jars) {
       String name = jar.getFileName().toString();
       names.add(name);
+      String refused = guarded.get(name);
+      if (refused != null) {
+        fileProblems.put(name, refused);
+        continue;
+      }
       if (installedAt(bundles, name) != null) {
         fileProblems.remove(name);
         continue;
@@ -184,6 +214,7 @@ public final class BundleAudit {
       report(version, "BundleRejected", jar + ": " + problem.get());
     }
     fileProblems.keySet().retainAll(names);
+    guarded.keySet().retainAll(names);
     firstSeen.keySet().removeIf(v -> !names.contains(v.substring(0, v.indexOf('@'))));
   }
 
