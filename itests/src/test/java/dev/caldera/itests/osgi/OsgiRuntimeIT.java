@@ -478,6 +478,9 @@ public class OsgiRuntimeIT {
     a.putValue("Bundle-SymbolicName", "itest.unresolved");
     a.putValue("Bundle-Version", "1.0.0");
     a.putValue("Import-Package", "org.example.missing;version=\"[1,2)\"");
+    a.putValue(
+        "Provide-Capability",
+        "osgi.service;objectClass:List<String>=\"dev.caldera.api.PluginFactory\"");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JarOutputStream jar = new JarOutputStream(out, m)) {
       jar.flush();
@@ -529,5 +532,148 @@ public class OsgiRuntimeIT {
       }
     }
     assertThat(cleared).as("class loaders of the 200 uninstalled bundles collected").isEqualTo(200);
+  }
+
+  private Path deployDir() {
+    return Path.of(context.getProperty("felix.fileinstall.dir"));
+  }
+
+  /** The jar of the distribution's plugin {@code name}. */
+  private static Path shippedPlugin(String name) throws IOException {
+    for (Path jar : jars(dist().resolve("deploy"))) {
+      if (jar.getFileName().toString().startsWith("caldera-plugin-" + name + "-0.")) {
+        return jar;
+      }
+    }
+    throw new AssertionError("no shipped plugin " + name);
+  }
+
+  @Test
+  public void aCopyOfAnInstalledPlugin_isRefused_andRemovingItKeepsTheOriginal() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    Bundle original = bundleNamed("caldera-plugin-binpack");
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      watch.nextSession();
+      Path copy = deployDir().resolve("binpack-copy.jar");
+      Files.copy(shippedPlugin("binpack"), copy);
+
+      assertThat(watch.event("BundleRejected").message())
+          .contains("binpack-copy.jar", "is already installed from " + original.getLocation());
+      Files.delete(copy);
+      Thread.sleep(1_000); // FileInstall polls every 100 ms
+
+      SessionRecord after = watch.nextSession();
+      assertThat(after.plugins().get("binpack")).startsWith("caldera-plugin-binpack 0.1.0");
+      assertThat(original.getState()).isEqualTo(Bundle.ACTIVE);
+      assertThat(monitor.events(500))
+          .extracting(LoopEvent::reason)
+          .doesNotContain("PluginUnloaded", "SchedulingHeld");
+    }
+  }
+
+  @Test
+  public void aFragmentOfACoreBundle_isRefused_andTheSchedulerGoesOn() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    Bundle framework = bundleNamed("caldera-framework");
+    long sessionsBefore;
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      sessionsBefore = watch.nextSession().index();
+      Manifest m = new Manifest();
+      Attributes a = m.getMainAttributes();
+      a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+      a.putValue("Bundle-ManifestVersion", "2");
+      a.putValue("Bundle-SymbolicName", "itest.fragment");
+      a.putValue("Bundle-Version", "1.0.0");
+      a.putValue("Fragment-Host", "caldera-framework");
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      try (JarOutputStream jar = new JarOutputStream(out, m)) {
+        jar.flush();
+      }
+      Files.write(deployDir().resolve("fragment.jar"), out.toByteArray());
+
+      assertThat(watch.event("BundleRejected").message())
+          .contains(
+              "fragment.jar", "itest.fragment is a fragment (Fragment-Host: caldera-framework)");
+      SessionRecord after = watch.nextSession();
+      assertThat(after.index()).isGreaterThan(sessionsBefore);
+    }
+    assertThat(framework.getState()).isEqualTo(Bundle.ACTIVE);
+    assertThat(context.getBundles())
+        .extracting(Bundle::getSymbolicName)
+        .doesNotContain("itest.fragment");
+  }
+
+  @Test
+  public void removingTheNewerOfTwoInstalledVersions_fallsBackToTheOlder() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    String original = bundleNamed("caldera-plugin-binpack").getVersion().toString();
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      assertThat(boundNode(watch.nextSession())).isEqualTo("n1");
+      Path variant =
+          Path.of(System.getProperty("itest.bundles"), "caldera-itest-variant-plugin.jar");
+      Files.copy(variant, deployDir().resolve("binpack-v9.jar"));
+
+      SessionRecord newer =
+          watch.session(r -> r.plugins().get("binpack").endsWith("9.0.0.variant"));
+      assertThat(boundNode(newer)).isEqualTo("n2");
+
+      Files.delete(deployDir().resolve("binpack-v9.jar"));
+      SessionRecord older = watch.session(r -> r.plugins().get("binpack").endsWith(original));
+      assertThat(boundNode(older)).isEqualTo("n1");
+      assertThat(registry.plugin("binpack")).isPresent();
+      assertThat(monitor.events(500))
+          .filteredOn(e -> e.reason().equals("PluginUnloaded"))
+          .isEmpty();
+    }
+  }
+
+  @Test
+  public void aThousandSwapsOfAPlugin_growTheHeapByLessThanOneMegabyte() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(true), null, 0);
+    Bundle shipped = bundleNamed("caldera-plugin-binpack");
+    String location = shipped.getLocation();
+    shipped.uninstall();
+    refresh(shipped);
+
+    long baseline = 0;
+    int warmUp = 100;
+    int swaps = 1_000;
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      for (int cycle = 0; cycle < warmUp + swaps; cycle++) {
+        if (cycle == warmUp) {
+          baseline = usedHeapAfterGc();
+        }
+        Bundle b = context.installBundle(location);
+        b.start();
+        await(PluginFactory.class, "(" + PluginFactory.NAME_PROPERTY + "=binpack)");
+        if (cycle % 100 == 0) {
+          assertThat(watch.session(r -> r.plugins().containsKey("binpack")).binds()).hasSize(1);
+        }
+        b.uninstall();
+        refresh(b);
+      }
+      watch.nextSession();
+    }
+    long grown = usedHeapAfterGc() - baseline;
+    System.out.printf(
+        "heap growth over %d plugin swaps (after GC): %d bytes (%.1f KB per swap)%n",
+        swaps, grown, grown / 1024.0 / swaps);
+    assertThat(grown).as("heap growth over %d swaps, bytes", swaps).isLessThan(1024 * 1024);
+  }
+
+  /** Used heap after full collections have settled (the smallest of several readings). */
+  private static long usedHeapAfterGc() throws InterruptedException {
+    Runtime rt = Runtime.getRuntime();
+    long least = Long.MAX_VALUE;
+    for (int i = 0; i < 8; i++) {
+      System.gc();
+      Thread.sleep(100);
+      least = Math.min(least, rt.totalMemory() - rt.freeMemory());
+    }
+    return least;
   }
 }

@@ -27,6 +27,8 @@ final class PolicyDirectory {
   private final Path dir;
   private final Consumer<LoopEvent> events;
   private final Map<String, String> inForce = new TreeMap<>();
+  private final Map<String, String> namesInForce = new TreeMap<>();
+  private final Map<String, String> refusedAsDuplicate = new TreeMap<>();
   private final Map<String, String> seen = new TreeMap<>();
   private final Set<String> inError = new TreeSet<>();
   private long errors;
@@ -43,6 +45,17 @@ final class PolicyDirectory {
       if (!current.containsKey(name)) {
         seen.remove(name);
         inError.remove(name);
+        refusedAsDuplicate.remove(name);
+        String released = namesInForce.remove(name);
+        if (released != null) {
+          // A file refused for declaring this name gets its turn at the next look.
+          refusedAsDuplicate.forEach(
+              (file, policyName) -> {
+                if (policyName.equals(released)) {
+                  seen.remove(file);
+                }
+              });
+        }
         if (inForce.remove(name) != null) {
           events.accept(LoopEvent.normal("PolicyRemoved", dir.resolve(name).toString()));
         }
@@ -55,6 +68,14 @@ final class PolicyDirectory {
           }
           seen.put(name, text);
           List<String> problems = checker == null ? List.of() : checker.check(name, text);
+          String policyName = checker == null ? null : checker.policyName(name, text);
+          refusedAsDuplicate.remove(name);
+          if (problems.isEmpty() && policyName != null) {
+            problems = duplicateName(name, text, policyName);
+            if (!problems.isEmpty()) {
+              refusedAsDuplicate.put(name, policyName);
+            }
+          }
           if (!problems.isEmpty()) {
             errors++;
             inError.add(name);
@@ -70,6 +91,11 @@ final class PolicyDirectory {
           inError.remove(name);
           boolean changed = inForce.containsKey(name);
           inForce.put(name, text);
+          if (policyName == null) {
+            namesInForce.remove(name);
+          } else {
+            namesInForce.put(name, policyName);
+          }
           events.accept(
               LoopEvent.normal(
                   changed ? "PolicyReloaded" : "PolicyLoaded",
@@ -77,6 +103,40 @@ final class PolicyDirectory {
                       + (checker == null ? " (not checked: no policy checker)" : "")));
         });
     return Collections.unmodifiableMap(new TreeMap<>(inForce));
+  }
+
+  /**
+   * A P500 error when another file in force declares {@code policyName}: the file in force stays,
+   * the newcomer is refused (at startup, the first file in name order is the one in force).
+   */
+  private List<String> duplicateName(String file, String text, String policyName) {
+    for (Map.Entry<String, String> e : namesInForce.entrySet()) {
+      if (!e.getKey().equals(file) && e.getValue().equals(policyName)) {
+        return List.of(
+            file
+                + ":"
+                + headerPosition(text, policyName)
+                + ": duplicate policy name '"
+                + policyName
+                + "' (P500): "
+                + e.getKey()
+                + " declares it and stays in force");
+      }
+    }
+    return List.of();
+  }
+
+  /** {@code line:column} of the name in the {@code policy NAME} header. */
+  private static String headerPosition(String text, String policyName) {
+    String[] lines = text.split("\r?\n|\r", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String trimmed = lines[i].stripLeading();
+      if (trimmed.startsWith("policy ") || trimmed.startsWith("policy\t")) {
+        int at = lines[i].indexOf(policyName, lines[i].indexOf("policy") + 6);
+        return (i + 1) + ":" + (at + 1);
+      }
+    }
+    return "1:1";
   }
 
   /** The files whose current text has errors, by name. */

@@ -593,4 +593,47 @@ class SchedulingLoopTest {
   private SchedulingLoop loop(ClusterSource source) throws IOException {
     return loop(source, new SchedulingLoop.Settings(Duration.ofMillis(5), 0, Duration.ZERO), null);
   }
+
+  /** A checker that finds no errors and reads the name from a first line {@code policy NAME}. */
+  private static PolicyChecker namingChecker() {
+    return new PolicyChecker() {
+      @Override
+      public List<String> check(String fileName, String text) {
+        return List.of();
+      }
+
+      @Override
+      public String policyName(String fileName, String text) {
+        return text.lines().findFirst().orElse("").replace("policy ", "").trim();
+      }
+    };
+  }
+
+  @Test
+  void policies_aSecondFileDeclaringANameInForceIsRefused_andTheOneInForceStays()
+      throws IOException {
+    registry.add(quota, "q 1");
+    checker = namingChecker();
+    Path policies = dir.resolve("policies");
+    Files.writeString(policies.resolve("tidal.policy"), "policy tidal\nrules A\n");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    Files.writeString(policies.resolve("a-copy.policy"), "policy tidal\nrules B\n");
+    loop.cycle();
+
+    assertThat(quota.policiesSeen.get(1))
+        .containsExactly(Map.entry("tidal.policy", "policy tidal\nrules A\n"));
+    assertThat(reasons("PolicyRejected"))
+        .containsExactly(
+            "a-copy.policy:1:8: duplicate policy name 'tidal' (P500): tidal.policy declares it"
+                + " and stays in force");
+    assertThat(state.metrics().policyFilesInError()).containsExactly("a-copy.policy");
+
+    Files.delete(policies.resolve("tidal.policy"));
+    loop.cycle();
+
+    assertThat(quota.policiesSeen.get(2))
+        .containsExactly(Map.entry("a-copy.policy", "policy tidal\nrules B\n"));
+  }
 }
