@@ -135,7 +135,12 @@ public final class SchedulingLoop {
     }
     e.shutdown();
     try {
-      return e.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      boolean inTime = e.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      confFile.close();
+      if (policyDirectory != null) {
+        policyDirectory.close();
+      }
+      return inTime;
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
       return false;

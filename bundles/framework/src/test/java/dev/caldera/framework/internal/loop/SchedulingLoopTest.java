@@ -636,4 +636,53 @@ class SchedulingLoopTest {
     assertThat(quota.policiesSeen.get(2))
         .containsExactly(Map.entry("a-copy.policy", "policy tidal\nrules B\n"));
   }
+
+  @Test
+  void conf_aHugeFileIsRefusedUnread_andTheConfInForceStays() throws IOException {
+    registry.add(quota, "q 1");
+    SchedulingLoop loop = loop();
+    assertThat(loop.cycle()).isTrue();
+
+    conf("actions: \"" + "a".repeat(5 * 1024 * 1024) + "\"\n");
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(reasons("ConfRejected"))
+        .singleElement()
+        .asString()
+        .contains("scheduler.conf is too large: 5242892 bytes, at most 262144 are read")
+        .contains("stays in force");
+    assertThat(state.conf().actions()).containsExactly("enqueue", "allocate");
+  }
+
+  @Test
+  void policies_aFileThatIsNotUtf8IsRefusedAsThatFilesError_andTheOthersLoad() throws IOException {
+    registry.add(quota, "q 1");
+    checker = (file, text) -> List.of();
+    Path policies = dir.resolve("policies");
+    Files.writeString(policies.resolve("good.policy"), "policy good\n");
+    Files.write(policies.resolve("latin1.policy"), new byte[] {'p', 'o', (byte) 0xE9, '\n'});
+    SchedulingLoop loop = loop();
+
+    loop.cycle();
+    loop.cycle();
+
+    assertThat(reasons("PolicyRejected"))
+        .containsExactly("latin1.policy: not UTF-8 text (policy files are read as UTF-8)");
+    assertThat(state.policies()).containsOnlyKeys("good.policy");
+    assertThat(state.metrics().policyFilesInError()).containsExactly("latin1.policy");
+  }
+
+  @Test
+  void policies_aHugeFileIsRefusedUnread() throws IOException {
+    registry.add(quota, "q 1");
+    checker = (file, text) -> List.of();
+    Files.writeString(dir.resolve("policies/huge.policy"), "#".repeat(1_000_001));
+    SchedulingLoop loop = loop();
+
+    loop.cycle();
+
+    assertThat(reasons("PolicyRejected"))
+        .containsExactly("huge.policy: too large: 1000001 bytes, at most 1000000 are read");
+    assertThat(state.policies()).isEmpty();
+  }
 }
