@@ -54,8 +54,13 @@ final class ConfFile {
     REJECTED
   }
 
-  /** How long a cycle waits for the reader thread before going on with the conf in force. */
-  static final long READ_WAIT_MILLIS = 500;
+  /**
+   * How long a cycle waits for the reader thread before going on with the conf in force; without
+   * one, it waits up to {@link #FIRST_READ_WAIT_MILLIS} (the size limit bounds the parse).
+   */
+  static final long READ_WAIT_MILLIS = 2_000;
+
+  static final long FIRST_READ_WAIT_MILLIS = 30_000;
 
   private final ExecutorService reader =
       Executors.newSingleThreadExecutor(
@@ -91,7 +96,9 @@ final class ConfFile {
     }
     Read r;
     try {
-      r = reading.get(READ_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+      r =
+          reading.get(
+              conf == null ? FIRST_READ_WAIT_MILLIS : READ_WAIT_MILLIS, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       return Change.NONE;
     } catch (InterruptedException e) {

@@ -37,8 +37,11 @@ import java.util.stream.Stream;
  */
 final class PolicyDirectory {
 
-  /** How long a cycle waits for the reader thread before going on with the policies in force. */
-  static final long READ_WAIT_MILLIS = 500;
+  /**
+   * How long a cycle waits for the reader thread before going on with the policies in force (the
+   * first look is waited for: it is bounded by the size limits).
+   */
+  static final long READ_WAIT_MILLIS = 2_000;
 
   /** The largest policy file read (the policy language reads at most 1,000,000 characters). */
   static final long MAX_FILE_BYTES = 1_000_000;
@@ -58,6 +61,7 @@ final class PolicyDirectory {
             return t;
           });
   private Future<Scan> scanning;
+  private boolean firstLookDone;
   private long errors;
 
   /**
@@ -92,7 +96,10 @@ final class PolicyDirectory {
     }
     Scan scan;
     try {
-      scan = scanning.get(READ_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+      scan =
+          scanning.get(
+              firstLookDone ? READ_WAIT_MILLIS : ConfFile.FIRST_READ_WAIT_MILLIS,
+              TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       return inForceNow();
     } catch (InterruptedException e) {
@@ -103,6 +110,7 @@ final class PolicyDirectory {
       return inForceNow();
     }
     scanning = null;
+    firstLookDone = true;
     apply(scan, checker != null);
     return inForceNow();
   }

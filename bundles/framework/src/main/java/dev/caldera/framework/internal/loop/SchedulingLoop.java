@@ -76,6 +76,7 @@ public final class SchedulingLoop {
   private Instant lastStatus;
   private long sessionsAtLastStatus;
   private Set<String> refusalsReported = Set.of();
+  private Set<String> optionalSkipWarned = Set.of();
 
   /**
    * @param policyDirectory null when no policies directory is watched
@@ -208,6 +209,7 @@ public final class SchedulingLoop {
         state.hold(List.of("no valid conf: " + confFile.error()), List.of());
         return false;
       }
+      warnSkippedOptionalPlugins(conf, plugins);
       List<String> missingPlugins = new ArrayList<>();
       List<String> reasons = missing(conf, plugins, missingPlugins);
       if (!reasons.isEmpty()) {
@@ -262,6 +264,68 @@ public final class SchedulingLoop {
       out.append(" (at ").append(trace[0]).append(')');
     }
     return out.toString();
+  }
+
+  /**
+   * Warns once (until it is loaded) about each {@code optional: true} plugin of the conf that is
+   * not loaded: sessions run without it, and a misspelled name would otherwise go unnoticed.
+   */
+  private void warnSkippedOptionalPlugins(SchedulerConf conf, PluginRegistry plugins) {
+    Set<String> skipped = new TreeSet<>();
+    for (int t = 0; t < conf.tiers().size(); t++) {
+      for (PluginOption p : conf.tiers().get(t).plugins()) {
+        if (!p.optional() || plugins.plugin(p.name()).isPresent()) {
+          continue;
+        }
+        skipped.add(p.name());
+        if (!optionalSkipWarned.contains(p.name())) {
+          String like = closest(p.name(), plugins.pluginNames());
+          state.event(
+              LoopEvent.warning(
+                  "PluginSkipped",
+                  "plugin \""
+                      + p.name()
+                      + "\" (tiers["
+                      + t
+                      + "]) is optional and not loaded: sessions run without it"
+                      + (like == null ? "" : " (did you mean \"" + like + "\"?)")));
+        }
+      }
+    }
+    optionalSkipWarned = skipped;
+  }
+
+  /** The loaded name at most two edits from {@code name} (the first of the closest), or null. */
+  static String closest(String name, Iterable<String> names) {
+    String best = null;
+    int bestDistance = 3;
+    for (String candidate : names) {
+      int d = editDistance(name, candidate);
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   /** Why {@code conf} cannot run with {@code plugins}; the missing plugin names are added. */

@@ -685,4 +685,32 @@ class SchedulingLoopTest {
         .containsExactly("huge.policy: too large: 1000001 bytes, at most 1000000 are read");
     assertThat(state.policies()).isEmpty();
   }
+
+  @Test
+  void cycle_aMissingOptionalPluginIsWarnedOnceWithTheNearestName_untilItIsLoaded()
+      throws IOException {
+    registry.add(new RecordingFactory("binpack"), "b 1");
+    conf(
+        """
+        actions: "enqueue, allocate"
+        tiers:
+        - plugins:
+          - name: bnipack
+            optional: true
+        """);
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isTrue();
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(reasons("PluginSkipped"))
+        .containsExactly(
+            "plugin \"bnipack\" (tiers[0]) is optional and not loaded: sessions run without it"
+                + " (did you mean \"binpack\"?)");
+    registry.add(new RecordingFactory("bnipack"), "x 1");
+    loop.cycle();
+    registry.remove("bnipack");
+    loop.cycle();
+    assertThat(reasons("PluginSkipped")).hasSize(2);
+  }
 }
