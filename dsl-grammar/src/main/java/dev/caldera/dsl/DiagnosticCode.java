@@ -31,7 +31,9 @@ public enum DiagnosticCode {
   /** Parentheses, brackets, braces or {@code not} nested past the language's limit. */
   TOO_DEEP("P600"),
   /** A condition, path or file larger than the language's limits. */
-  TOO_LARGE("P601");
+  TOO_LARGE("P601"),
+  /** A file that is not UTF-8 text. */
+  NOT_UTF8("P602");
 
   private final String code;
 

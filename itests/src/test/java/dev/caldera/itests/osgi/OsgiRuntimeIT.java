@@ -558,8 +558,8 @@ public class OsgiRuntimeIT {
       Path copy = deployDir().resolve("binpack-copy.jar");
       Files.copy(shippedPlugin("binpack"), copy);
 
-      assertThat(watch.event("BundleRejected").message())
-          .contains("binpack-copy.jar", "is already installed from " + original.getLocation());
+      assertThat(watch.event("BundleRejected", "binpack-copy.jar").message())
+          .contains("is already installed from " + original.getLocation());
       Files.delete(copy);
       Thread.sleep(1_000); // FileInstall polls every 100 ms
 
@@ -593,9 +593,8 @@ public class OsgiRuntimeIT {
       }
       Files.write(deployDir().resolve("fragment.jar"), out.toByteArray());
 
-      assertThat(watch.event("BundleRejected").message())
-          .contains(
-              "fragment.jar", "itest.fragment is a fragment (Fragment-Host: caldera-framework)");
+      assertThat(watch.event("BundleRejected", "fragment.jar").message())
+          .contains("itest.fragment is a fragment (Fragment-Host: caldera-framework)");
       SessionRecord after = watch.nextSession();
       assertThat(after.index()).isGreaterThan(sessionsBefore);
     }
@@ -675,5 +674,46 @@ public class OsgiRuntimeIT {
       least = Math.min(least, rt.totalMemory() - rt.freeMemory());
     }
     return least;
+  }
+
+  @Test
+  public void aTruncatedJarAndAThrowingActivator_areReportedWithTheRealReason() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      watch.nextSession();
+      byte[] binpack = Files.readAllBytes(shippedPlugin("binpack"));
+      Files.write(
+          deployDir().resolve("truncated.jar"),
+          java.util.Arrays.copyOf(binpack, binpack.length / 2));
+      assertThat(watch.event("BundleRejected", "truncated.jar").message())
+          .contains("damaged jar")
+          .doesNotContain("already installed");
+
+      Manifest m = new Manifest();
+      Attributes a = m.getMainAttributes();
+      a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
+      a.putValue("Bundle-ManifestVersion", "2");
+      a.putValue("Bundle-SymbolicName", "itest.throwing");
+      a.putValue("Bundle-Version", "1.0.0");
+      a.putValue("Bundle-Activator", ThrowingActivator.class.getName());
+      a.putValue("Import-Package", "org.osgi.framework");
+      a.putValue(
+          "Provide-Capability",
+          "osgi.service;objectClass:List<String>=\"dev.caldera.api.PluginFactory\"");
+      String entry = ThrowingActivator.class.getName().replace('.', '/') + ".class";
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      try (JarOutputStream jar = new JarOutputStream(out, m);
+          InputStream in = ThrowingActivator.class.getClassLoader().getResourceAsStream(entry)) {
+        jar.putNextEntry(new java.util.jar.JarEntry(entry));
+        in.transferTo(jar);
+        jar.closeEntry();
+      }
+      Files.write(deployDir().resolve("throwing.jar"), out.toByteArray());
+
+      assertThat(watch.event("BundleFailed", "itest.throwing").message())
+          .contains("itest.throwing", "does not start", "activator says no");
+      assertThat(watch.nextSession().binds()).hasSize(1);
+    }
   }
 }

@@ -2,12 +2,17 @@ package dev.caldera.admin.internal;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.jar.Attributes;
 import java.util.jar.JarInputStream;
 import java.util.jar.Manifest;
 import java.util.regex.Pattern;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 import org.osgi.framework.Version;
 
 /**
@@ -83,6 +88,35 @@ public final class DeployRules {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Why the jar file is damaged (truncated, a bad entry), or empty when every entry reads back with
+   * its checksum; the framework would fail to install it with a less telling message.
+   */
+  public static Optional<String> damage(Path jar) {
+    try (ZipFile zip = new ZipFile(jar.toFile())) {
+      byte[] buffer = new byte[8192];
+      for (ZipEntry e : Collections.list(zip.entries())) {
+        try (InputStream in = zip.getInputStream(e)) {
+          while (in.read(buffer) >= 0) {
+            // reading verifies the entry's CRC
+          }
+        } catch (IOException ex) {
+          return Optional.of(
+              "damaged jar: entry "
+                  + e.getName()
+                  + " does not read back ("
+                  + ex.getMessage()
+                  + ")");
+        }
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      return Optional.of(
+          "damaged jar (truncated or not a zip file): "
+              + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
+    }
   }
 
   /** Why {@code name} is not an acceptable jar file name, or empty when it is. */

@@ -104,4 +104,24 @@ class DeployRulesTest {
     assertThat(DeployRules.badFileName("../x.jar")).isPresent();
     assertThat(DeployRules.badFileName("x.zip")).isPresent();
   }
+
+  @Test
+  void damage_findsATruncatedJar_andPassesAWholeOne(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws IOException {
+    byte[] whole =
+        jar(
+            Map.of(
+                "Bundle-SymbolicName",
+                "caldera-plugin-x",
+                "Provide-Capability",
+                PLUGIN_CAPABILITY));
+    java.nio.file.Path ok = java.nio.file.Files.write(dir.resolve("ok.jar"), whole);
+    java.nio.file.Path cut =
+        java.nio.file.Files.write(
+            dir.resolve("cut.jar"), java.util.Arrays.copyOf(whole, whole.length - 30));
+
+    assertThat(DeployRules.damage(ok)).isEmpty();
+    assertThat(DeployRules.damage(cut))
+        .hasValueSatisfying(why -> assertThat(why).startsWith("damaged jar (truncated"));
+  }
 }

@@ -1,6 +1,7 @@
 package dev.caldera.admin.internal.osgi;
 
 import dev.caldera.admin.internal.DeployRules;
+import dev.caldera.admin.internal.JarCheck;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,6 +69,13 @@ public final class DeployGuard implements ArtifactInstaller {
       jar = Files.readAllBytes(path);
     } catch (IOException e) {
       return Optional.empty();
+    }
+    if (JarCheck.identity(jar).isPresent()) {
+      // A bundle, as far as its manifest goes: claim it if the rest of the jar is damaged.
+      Optional<String> damage = DeployRules.damage(path);
+      if (damage.isPresent()) {
+        return damage;
+      }
     }
     List<DeployRules.Installed> installed = new ArrayList<>();
     for (Bundle b : context.getBundles()) {
