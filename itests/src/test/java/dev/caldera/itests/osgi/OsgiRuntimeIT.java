@@ -50,6 +50,7 @@ import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerMethod;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.FrameworkUtil;
@@ -471,19 +472,38 @@ public class OsgiRuntimeIT {
 
   /** A bundle that imports a package nobody exports. */
   private static byte[] unresolvableBundle() throws IOException {
+    return testBundle(
+        "itest.unresolved",
+        Map.of(
+            "Import-Package",
+            "org.example.missing;version=\"[1,2)\"",
+            "Provide-Capability",
+            PLUGIN_CAPABILITY));
+  }
+
+  private static final String PLUGIN_CAPABILITY =
+      "osgi.service;objectClass:List<String>=\"dev.caldera.api.PluginFactory\"";
+
+  /** A bundle jar of version 1.0.0 with these headers, holding these classes of the test. */
+  private static byte[] testBundle(
+      String symbolicName, Map<String, String> headers, Class<?>... classes) throws IOException {
     Manifest m = new Manifest();
     Attributes a = m.getMainAttributes();
     a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
     a.putValue("Bundle-ManifestVersion", "2");
-    a.putValue("Bundle-SymbolicName", "itest.unresolved");
+    a.putValue("Bundle-SymbolicName", symbolicName);
     a.putValue("Bundle-Version", "1.0.0");
-    a.putValue("Import-Package", "org.example.missing;version=\"[1,2)\"");
-    a.putValue(
-        "Provide-Capability",
-        "osgi.service;objectClass:List<String>=\"dev.caldera.api.PluginFactory\"");
+    headers.forEach(a::putValue);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JarOutputStream jar = new JarOutputStream(out, m)) {
-      jar.flush();
+      for (Class<?> c : classes) {
+        String entry = c.getName().replace('.', '/') + ".class";
+        try (InputStream in = c.getClassLoader().getResourceAsStream(entry)) {
+          jar.putNextEntry(new java.util.jar.JarEntry(entry));
+          in.transferTo(jar);
+          jar.closeEntry();
+        }
+      }
     }
     return out.toByteArray();
   }
@@ -492,10 +512,7 @@ public class OsgiRuntimeIT {
   public void twoHundredInstallUninstallCycles_leaveNoOldClassLoaderReachable() throws Exception {
     streamCluster();
     SchedulerMonitor monitor = startLoop(streamConf(true), null, 0);
-    Bundle shipped = bundleNamed("caldera-plugin-binpack");
-    String location = shipped.getLocation();
-    shipped.uninstall();
-    refresh(shipped);
+    String location = uninstallShippedBinpack();
 
     ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
     List<Reference<ClassLoader>> loaders = new ArrayList<>();
@@ -532,6 +549,15 @@ public class OsgiRuntimeIT {
       }
     }
     assertThat(cleared).as("class loaders of the 200 uninstalled bundles collected").isEqualTo(200);
+  }
+
+  /** Uninstalls the distribution's binpack bundle; returns where it was installed from. */
+  private String uninstallShippedBinpack() throws InterruptedException, BundleException {
+    Bundle shipped = bundleNamed("caldera-plugin-binpack");
+    String location = shipped.getLocation();
+    shipped.uninstall();
+    refresh(shipped);
+    return location;
   }
 
   private Path deployDir() {
@@ -580,18 +606,8 @@ public class OsgiRuntimeIT {
     long sessionsBefore;
     try (LoopWatch watch = new LoopWatch(monitor)) {
       sessionsBefore = watch.nextSession().index();
-      Manifest m = new Manifest();
-      Attributes a = m.getMainAttributes();
-      a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-      a.putValue("Bundle-ManifestVersion", "2");
-      a.putValue("Bundle-SymbolicName", "itest.fragment");
-      a.putValue("Bundle-Version", "1.0.0");
-      a.putValue("Fragment-Host", "caldera-framework");
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      try (JarOutputStream jar = new JarOutputStream(out, m)) {
-        jar.flush();
-      }
-      Files.write(deployDir().resolve("fragment.jar"), out.toByteArray());
+      byte[] fragment = testBundle("itest.fragment", Map.of("Fragment-Host", "caldera-framework"));
+      Files.write(deployDir().resolve("fragment.jar"), fragment);
 
       assertThat(watch.event("BundleRejected", "fragment.jar").message())
           .contains("itest.fragment is a fragment (Fragment-Host: caldera-framework)");
@@ -633,10 +649,7 @@ public class OsgiRuntimeIT {
   public void aThousandSwapsOfAPlugin_growTheHeapByLessThanOneMegabyte() throws Exception {
     streamCluster();
     SchedulerMonitor monitor = startLoop(streamConf(true), null, 0);
-    Bundle shipped = bundleNamed("caldera-plugin-binpack");
-    String location = shipped.getLocation();
-    shipped.uninstall();
-    refresh(shipped);
+    String location = uninstallShippedBinpack();
 
     long baseline = 0;
     int warmUp = 100;
@@ -690,26 +703,18 @@ public class OsgiRuntimeIT {
           .contains("damaged jar")
           .doesNotContain("already installed");
 
-      Manifest m = new Manifest();
-      Attributes a = m.getMainAttributes();
-      a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
-      a.putValue("Bundle-ManifestVersion", "2");
-      a.putValue("Bundle-SymbolicName", "itest.throwing");
-      a.putValue("Bundle-Version", "1.0.0");
-      a.putValue("Bundle-Activator", ThrowingActivator.class.getName());
-      a.putValue("Import-Package", "org.osgi.framework");
-      a.putValue(
-          "Provide-Capability",
-          "osgi.service;objectClass:List<String>=\"dev.caldera.api.PluginFactory\"");
-      String entry = ThrowingActivator.class.getName().replace('.', '/') + ".class";
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      try (JarOutputStream jar = new JarOutputStream(out, m);
-          InputStream in = ThrowingActivator.class.getClassLoader().getResourceAsStream(entry)) {
-        jar.putNextEntry(new java.util.jar.JarEntry(entry));
-        in.transferTo(jar);
-        jar.closeEntry();
-      }
-      Files.write(deployDir().resolve("throwing.jar"), out.toByteArray());
+      byte[] throwing =
+          testBundle(
+              "itest.throwing",
+              Map.of(
+                  "Bundle-Activator",
+                  ThrowingActivator.class.getName(),
+                  "Import-Package",
+                  "org.osgi.framework",
+                  "Provide-Capability",
+                  PLUGIN_CAPABILITY),
+              ThrowingActivator.class);
+      Files.write(deployDir().resolve("throwing.jar"), throwing);
 
       assertThat(watch.event("BundleFailed", "itest.throwing").message())
           .contains("itest.throwing", "does not start", "activator says no");

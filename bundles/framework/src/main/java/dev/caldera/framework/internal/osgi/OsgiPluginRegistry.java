@@ -45,46 +45,44 @@ public final class OsgiPluginRegistry extends MapPluginRegistry {
    */
   @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
   void addPlugin(PluginFactory factory, Map<String, Object> properties) {
-    synchronized (lock) {
-      PluginFactory best =
-          pluginProviders.add(
-              factory.name(), Providers.provider(factory, bundleVersion(factory), properties));
-      plugins().put(factory.name(), best);
-    }
+    arrived(pluginProviders, plugins(), factory.name(), factory, properties);
   }
 
   /** A plugin factory leaves; another provider of its name, if one is left, takes over. */
   void removePlugin(PluginFactory factory, Map<String, Object> properties) {
-    synchronized (lock) {
-      awaitNoSession();
-      Optional<PluginFactory> next = pluginProviders.remove(factory.name(), factory);
-      if (next.isPresent()) {
-        plugins().put(factory.name(), next.get());
-      } else {
-        plugins().remove(factory.name(), factory);
-      }
-      withdrawn();
-    }
+    left(pluginProviders, plugins(), factory.name(), factory);
   }
 
   @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
   void addAction(Action action, Map<String, Object> properties) {
-    synchronized (lock) {
-      Action best =
-          actionProviders.add(
-              action.name(), Providers.provider(action, bundleVersion(action), properties));
-      actions().put(action.name(), best);
-    }
+    arrived(actionProviders, actions(), action.name(), action, properties);
   }
 
   void removeAction(Action action, Map<String, Object> properties) {
+    left(actionProviders, actions(), action.name(), action);
+  }
+
+  private <T> void arrived(
+      Providers<T> providers,
+      Map<String, T> inForce,
+      String name,
+      T service,
+      Map<String, Object> properties) {
+    synchronized (lock) {
+      inForce.put(
+          name,
+          providers.add(name, Providers.provider(service, bundleVersion(service), properties)));
+    }
+  }
+
+  private <T> void left(Providers<T> providers, Map<String, T> inForce, String name, T service) {
     synchronized (lock) {
       awaitNoSession();
-      Optional<Action> next = actionProviders.remove(action.name(), action);
+      Optional<T> next = providers.remove(name, service);
       if (next.isPresent()) {
-        actions().put(action.name(), next.get());
+        inForce.put(name, next.get());
       } else {
-        actions().remove(action.name(), action);
+        inForce.remove(name, service);
       }
       withdrawn();
     }

@@ -330,28 +330,7 @@ class SchedulingLoopTest {
   @Test
   void session_keepsThePluginsItOpenedWith_changesApplyToTheNextOne() throws IOException {
     RecordingFactory replacement = new RecordingFactory("quota");
-    PluginFactory swapping =
-        new PluginFactory() {
-          @Override
-          public String name() {
-            return "quota";
-          }
-
-          @Override
-          public Plugin create(PluginArguments arguments) {
-            return new Plugin() {
-              @Override
-              public String name() {
-                return "quota";
-              }
-
-              @Override
-              public void onSessionOpen(Session session, Extensions extensions) {
-                registry.add(replacement, "q 2");
-              }
-            };
-          }
-        };
+    PluginFactory swapping = quotaDoing(() -> registry.add(replacement, "q 2"));
     registry.add(swapping, "q 1");
     SchedulingLoop loop = loop();
 
@@ -369,32 +348,15 @@ class SchedulingLoopTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     registry.add(
-        new PluginFactory() {
-          @Override
-          public String name() {
-            return "quota";
-          }
-
-          @Override
-          public Plugin create(PluginArguments arguments) {
-            return new Plugin() {
-              @Override
-              public String name() {
-                return "quota";
+        quotaDoing(
+            () -> {
+              entered.countDown();
+              try {
+                release.await(30, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               }
-
-              @Override
-              public void onSessionOpen(Session session, Extensions extensions) {
-                entered.countDown();
-                try {
-                  release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-              }
-            };
-          }
-        },
+            }),
         "q 1");
     SchedulingLoop loop = loop();
     loop.start();
