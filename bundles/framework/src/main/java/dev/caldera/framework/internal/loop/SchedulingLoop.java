@@ -77,6 +77,7 @@ public final class SchedulingLoop {
   private long sessionsAtLastStatus;
   private Set<String> refusalsReported = Set.of();
   private Set<String> optionalSkipWarned = Set.of();
+  private String lastFailure;
 
   /**
    * @param policyDirectory null when no policies directory is watched
@@ -160,6 +161,7 @@ public final class SchedulingLoop {
   void cycleSafely() {
     try {
       cycle();
+      lastFailure = null;
     } catch (OutOfMemoryError e) {
       // Nothing is safe to try any more; the loop ends, and health says so (the liveness probe
       // restarts the process).
@@ -167,7 +169,11 @@ public final class SchedulingLoop {
       throw e;
     } catch (Throwable e) {
       String why = describe(e);
-      state.event(LoopEvent.warning("SessionFailed", "session skipped: " + why));
+      // The same failure every period is reported once, until a cycle passes or it changes.
+      if (!why.equals(lastFailure)) {
+        state.event(LoopEvent.warning("SessionFailed", "session skipped: " + why));
+      }
+      lastFailure = why;
       state.hold(List.of("the last session failed: " + why), List.of());
     }
     state.cycleFinished();

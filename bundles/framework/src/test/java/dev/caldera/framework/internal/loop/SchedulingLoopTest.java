@@ -675,4 +675,32 @@ class SchedulingLoopTest {
     loop.cycle();
     assertThat(reasons("PluginSkipped")).hasSize(2);
   }
+
+  @Test
+  void cycleSafely_theSameFailureEveryCycleIsReportedOnce_andReadinessSaysWhy() throws IOException {
+    AtomicInteger opened = new AtomicInteger();
+    registry.add(
+        quotaDoing(
+            () -> {
+              if (opened.incrementAndGet() <= 3) {
+                throw new IllegalStateException("broken plugin");
+              }
+            }),
+        "q 1");
+    SchedulingLoop loop = loop();
+
+    for (int i = 0; i < 3; i++) {
+      loop.cycleSafely();
+    }
+    assertThat(state.health().ready()).isFalse();
+    assertThat(state.health().reasons())
+        .singleElement()
+        .asString()
+        .startsWith("the last session failed: java.lang.IllegalStateException: broken plugin");
+    loop.cycleSafely();
+
+    assertThat(reasons("SessionFailed")).hasSize(1);
+    assertThat(reasons("SchedulingResumed")).hasSize(1);
+    assertThat(state.health().ready()).isTrue();
+  }
 }
