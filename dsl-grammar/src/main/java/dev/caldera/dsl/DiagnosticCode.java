@@ -27,7 +27,13 @@ public enum DiagnosticCode {
   /** A policy with neither a {@code reclaim} nor a {@code preemptive} block. */
   EMPTY_POLICY("P402"),
   /** Two files declare the same policy name. */
-  DUPLICATE_POLICY("P500");
+  DUPLICATE_POLICY("P500"),
+  /** Parentheses, brackets, braces or {@code not} nested past the language's limit. */
+  TOO_DEEP("P600"),
+  /** A condition, path or file larger than the language's limits. */
+  TOO_LARGE("P601"),
+  /** A file that is not UTF-8 text. */
+  NOT_UTF8("P602");
 
   private final String code;
 

@@ -8,21 +8,79 @@ import dev.caldera.dsl.internal.parser.Parsing;
 import dev.caldera.dsl.internal.tree.Formatter;
 import dev.caldera.dsl.internal.tree.PolicyFile;
 import dev.caldera.dsl.internal.tree.Reporter;
+import dev.caldera.dsl.internal.tree.Span;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** Parses, checks and compiles {@code .policy} sources. Stateless and thread-safe. */
 public final class PolicyCompiler {
 
   private PolicyCompiler() {}
 
+  /**
+   * The stack the passes over a syntax tree get: trees within the language's limits are about a
+   * thousand levels deep, which must not depend on the stack of whichever thread compiles.
+   */
+  private static final long COMPILER_STACK_BYTES = 16L * 1024 * 1024;
+
   /** Compiles one file: a policy, or every error of the file. */
   public static CompileResult compile(String fileName, String source) {
+    AtomicReference<CompileResult> result = new AtomicReference<>();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread compiler =
+        new Thread(
+            null,
+            () -> {
+              try {
+                result.set(compileWithinLimits(fileName, source));
+              } catch (StackOverflowError e) {
+                result.set(tooDeep(fileName, source));
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            },
+            "caldera-policy-compiler",
+            COMPILER_STACK_BYTES);
+    compiler.setDaemon(true);
+    compiler.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        compiler.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Throwable e = failure.get();
+    if (e instanceof RuntimeException r) {
+      throw r;
+    }
+    if (e instanceof Error err) {
+      throw err;
+    }
+    return result.get();
+  }
+
+  private static CompileResult tooDeep(String fileName, String source) {
+    Reporter reporter = new Reporter(fileName, source);
+    reporter.report(DiagnosticCode.TOO_DEEP, Span.START, "nested too deeply to compile");
+    return new CompileResult(fileName, source, null, null, reporter.diagnostics());
+  }
+
+  private static CompileResult compileWithinLimits(String fileName, String source) {
     Reporter reporter = new Reporter(fileName, source);
     Parsing.Parsed parsed = Parsing.parseWithGaps(source, reporter);
     PolicyFile tree = parsed.file();
+    if (reporter.has(DiagnosticCode.TOO_DEEP) || reporter.has(DiagnosticCode.TOO_LARGE)) {
+      return new CompileResult(fileName, source, tree.name(), null, reporter.diagnostics());
+    }
     boolean syntaxErrors = reporter.hasErrors();
     Checked checked = Checker.check(tree, reporter, syntaxErrors, parsed.brokenDeclarations());
     if (checked == null) {

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code caldera run} from a copy of the distribution, as an operator runs it: it schedules the
  * demo cluster, a plugin jar dropped into {@code deploy/} is served within two periods, removing a
- * plugin the conf names holds scheduling (and {@code /readyz} says which), and SIGTERM exits 0.
- * Every wait is on a line of the run's output, with a timeout.
+ * plugin the conf names holds scheduling (and {@code /readyz} says which), SIGHUP is logged and
+ * ignored, and SIGTERM exits 0. Every wait is on a line of the run's output, with a timeout.
  */
 class CalderaRunTest {
 
@@ -158,6 +158,13 @@ class CalderaRunTest {
         .contains("caldera_scheduling_held_plugin{plugin=\"capacity-card\"} 1");
     Files.move(cardAside, card);
     awaitLine("SchedulingResumed");
+
+    // SIGHUP (a closed terminal, a habit of reloading daemons) is logged and changes nothing.
+    assertThat(new ProcessBuilder("kill", "-HUP", Long.toString(process.pid())).start().waitFor())
+        .isZero();
+    awaitLine("caldera: SIGHUP ignored");
+    awaitLine("binds");
+    assertThat(process.isAlive()).isTrue();
 
     // SIGTERM through the handle: Process.destroy() would also close our end of its output.
     process.toHandle().destroy();

@@ -81,6 +81,40 @@ class DistributionTest {
     }
   }
 
+  /**
+   * Declarative Services looks up Configuration Admin on a plugin bundle's behalf for components
+   * that may take a configuration, and SCR 2.2.18 keeps one such use after the bundle is gone
+   * (about 10 KB per plugin swap): plugins take their arguments from the scheduler conf instead.
+   */
+  @Test
+  void everyPluginComponent_ignoresConfigurationAdmin() throws IOException {
+    List<Path> plugins;
+    try (Stream<Path> files = Files.list(Distribution.dir().resolve("deploy"))) {
+      plugins = files.filter(f -> f.toString().endsWith(".jar")).sorted().toList();
+    }
+    assertThat(plugins).hasSizeGreaterThan(10);
+    for (Path jar : plugins) {
+      try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+        List<String> components =
+            zip.stream()
+                .filter(e -> e.getName().startsWith("OSGI-INF/") && e.getName().endsWith(".xml"))
+                .map(
+                    e -> {
+                      try (var in = zip.getInputStream(e)) {
+                        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                      } catch (IOException ex) {
+                        throw new java.io.UncheckedIOException(ex);
+                      }
+                    })
+                .toList();
+        assertThat(components).as("components of %s", jar.getFileName()).isNotEmpty();
+        assertThat(components)
+            .as("components of %s", jar.getFileName())
+            .allSatisfy(xml -> assertThat(xml).contains("configuration-policy=\"ignore\""));
+      }
+    }
+  }
+
   @Test
   void launcher_printsTheVersion() throws Exception {
     Run run = launch("--version");

@@ -3,6 +3,8 @@ package dev.caldera.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caldera.dsl.CompileResult;
 import dev.caldera.dsl.Decision;
+import dev.caldera.dsl.Diagnostic;
+import dev.caldera.dsl.DiagnosticCode;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.PolicyCompiler;
 import dev.caldera.runtime.policy.CaseException;
@@ -13,6 +15,7 @@ import dev.caldera.runtime.policy.PolicyCases;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -84,13 +87,43 @@ final class PolicyCommand implements Runnable {
     return List.copyOf(new TreeSet<>(files));
   }
 
+  /** Larger files are refused unread (the language reads at most 1,000,000 characters). */
+  static final long MAX_READ_BYTES = 4_000_000;
+
+  /** A file that cannot be compiled at all: one diagnostic at its start. */
+  private static CompileResult unreadable(Path f, DiagnosticCode code, String message) {
+    return new CompileResult(
+        f.toString(),
+        "",
+        null,
+        null,
+        List.of(new Diagnostic(code, f.toString(), 1, 1, 1, message, "")));
+  }
+
   /** Compiles the files, failing later files that reuse a policy name. */
   static List<CompileResult> compile(List<Path> files) {
     List<CompileResult> results = new ArrayList<>();
     for (Path f : files) {
       String text;
       try {
+        if (Files.size(f) > MAX_READ_BYTES) {
+          results.add(
+              unreadable(
+                  f,
+                  DiagnosticCode.TOO_LARGE,
+                  "file too large: "
+                      + Files.size(f)
+                      + " bytes, at most "
+                      + MAX_READ_BYTES
+                      + " are read"));
+          continue;
+        }
         text = Files.readString(f);
+      } catch (CharacterCodingException e) {
+        results.add(
+            unreadable(
+                f, DiagnosticCode.NOT_UTF8, "not UTF-8 text (policy files are read as UTF-8)"));
+        continue;
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read " + f, e);
       }

@@ -184,4 +184,19 @@ class PolicyCommandTest {
     assertThat(run("policy", "explain", p.toString(), "--reclaimer", "{}")).isEqualTo(2);
     assertThat(err()).contains("--candidate");
   }
+
+  @Test
+  void check_aFileThatIsNotUtf8IsThatFilesError_andTheOthersAreChecked() throws IOException {
+    Path good = write("a.policy", POLICY);
+    Path latin1 = dir.resolve("b.policy");
+    Files.write(latin1, new byte[] {'p', 'o', (byte) 0xE9, '\n'});
+
+    assertThat(run("policy", "check", dir.toString())).isEqualTo(1);
+
+    assertThat(out())
+        .contains(good + ": ok (policy p)")
+        .contains(latin1 + ":1:1: not UTF-8 text (policy files are read as UTF-8)")
+        .endsWith("1 error\n");
+    assertThat(err()).isEmpty();
+  }
 }

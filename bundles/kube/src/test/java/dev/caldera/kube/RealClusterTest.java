@@ -90,9 +90,14 @@ class RealClusterTest {
     NODES = List.of("caldera-e2e-" + RUN + "-a", "caldera-e2e-" + RUN + "-b");
     crdsInstalled.clear();
     kubeconfig = Path.of(kubeconfigName());
+    Config config = Config.fromKubeconfig(kubeconfig.toFile());
+    // A create that timed out and is sent again fails with 409 "already exists": no retries, and
+    // time enough for a busy server.
+    config.setRequestRetryBackoffLimit(0);
+    config.setRequestTimeout(30_000);
     kubectl =
         new KubernetesClientBuilder()
-            .withConfig(Config.fromKubeconfig(kubeconfig.toFile()))
+            .withConfig(config)
             .withHttpClientFactory(new JdkHttpClientFactory())
             .build();
     installCrds();

@@ -84,8 +84,13 @@ final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
 
   /** The first event (recorded before or since this watch started) with this reason. */
   LoopEvent event(String reason) throws InterruptedException {
+    return event(reason, "");
+  }
+
+  /** The first event (before or since this watch started) with this reason and message text. */
+  LoopEvent event(String reason, String containing) throws InterruptedException {
     for (LoopEvent e : seen) {
-      if (e.reason().equals(reason)) {
+      if (e.reason().equals(reason) && e.message().contains(containing)) {
         return e;
       }
     }
@@ -99,12 +104,14 @@ final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
         throw new AssertionError(
             "no "
                 + reason
-                + " event within "
+                + " event with \""
+                + containing
+                + "\" within "
                 + TIMEOUT_SECONDS
                 + " s; events: "
                 + monitor.events(20));
       }
-      if (e.reason().equals(reason)) {
+      if (e.reason().equals(reason) && e.message().contains(containing)) {
         return e;
       }
     }

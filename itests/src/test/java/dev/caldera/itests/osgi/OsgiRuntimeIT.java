@@ -50,6 +50,7 @@ import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerMethod;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.FrameworkUtil;
@@ -470,16 +471,38 @@ public class OsgiRuntimeIT {
 
   /** A bundle that imports a package nobody exports. */
   private static byte[] unresolvableBundle() throws IOException {
+    return testBundle(
+        "itest.unresolved",
+        Map.of(
+            "Import-Package",
+            "org.example.missing;version=\"[1,2)\"",
+            "Provide-Capability",
+            PLUGIN_CAPABILITY));
+  }
+
+  private static final String PLUGIN_CAPABILITY =
+      "osgi.service;objectClass:List<String>=\"dev.caldera.api.PluginFactory\"";
+
+  /** A bundle jar of version 1.0.0 with these headers, holding these classes of the test. */
+  private static byte[] testBundle(
+      String symbolicName, Map<String, String> headers, Class<?>... classes) throws IOException {
     Manifest m = new Manifest();
     Attributes a = m.getMainAttributes();
     a.put(Attributes.Name.MANIFEST_VERSION, "1.0");
     a.putValue("Bundle-ManifestVersion", "2");
-    a.putValue("Bundle-SymbolicName", "itest.unresolved");
+    a.putValue("Bundle-SymbolicName", symbolicName);
     a.putValue("Bundle-Version", "1.0.0");
-    a.putValue("Import-Package", "org.example.missing;version=\"[1,2)\"");
+    headers.forEach(a::putValue);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JarOutputStream jar = new JarOutputStream(out, m)) {
-      jar.flush();
+      for (Class<?> c : classes) {
+        String entry = c.getName().replace('.', '/') + ".class";
+        try (InputStream in = c.getClassLoader().getResourceAsStream(entry)) {
+          jar.putNextEntry(new java.util.jar.JarEntry(entry));
+          in.transferTo(jar);
+          jar.closeEntry();
+        }
+      }
     }
     return out.toByteArray();
   }
@@ -488,10 +511,7 @@ public class OsgiRuntimeIT {
   public void twoHundredInstallUninstallCycles_leaveNoOldClassLoaderReachable() throws Exception {
     streamCluster();
     SchedulerMonitor monitor = startLoop(streamConf(true), null, 0);
-    Bundle shipped = bundleNamed("caldera-plugin-binpack");
-    String location = shipped.getLocation();
-    shipped.uninstall();
-    refresh(shipped);
+    String location = uninstallShippedBinpack();
 
     ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
     List<Reference<ClassLoader>> loaders = new ArrayList<>();
@@ -528,5 +548,176 @@ public class OsgiRuntimeIT {
       }
     }
     assertThat(cleared).as("class loaders of the 200 uninstalled bundles collected").isEqualTo(200);
+  }
+
+  /** Uninstalls the distribution's binpack bundle; returns where it was installed from. */
+  private String uninstallShippedBinpack() throws InterruptedException, BundleException {
+    Bundle shipped = bundleNamed("caldera-plugin-binpack");
+    String location = shipped.getLocation();
+    shipped.uninstall();
+    refresh(shipped);
+    return location;
+  }
+
+  private Path deployDir() {
+    return Path.of(context.getProperty("felix.fileinstall.dir"));
+  }
+
+  /** The jar of the distribution's plugin {@code name}. */
+  private static Path shippedPlugin(String name) throws IOException {
+    for (Path jar : jars(dist().resolve("deploy"))) {
+      if (jar.getFileName().toString().startsWith("caldera-plugin-" + name + "-0.")) {
+        return jar;
+      }
+    }
+    throw new AssertionError("no shipped plugin " + name);
+  }
+
+  @Test
+  public void aCopyOfAnInstalledPlugin_isRefused_andRemovingItKeepsTheOriginal() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    Bundle original = bundleNamed("caldera-plugin-binpack");
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      watch.nextSession();
+      Path copy = deployDir().resolve("binpack-copy.jar");
+      Files.copy(shippedPlugin("binpack"), copy);
+
+      assertThat(watch.event("BundleRejected", "binpack-copy.jar").message())
+          .contains("is already installed from " + original.getLocation());
+      Files.delete(copy);
+      Thread.sleep(1_000); // FileInstall polls every 100 ms
+
+      SessionRecord after = watch.nextSession();
+      assertThat(after.plugins().get("binpack")).startsWith("caldera-plugin-binpack 0.1.0");
+      assertThat(original.getState()).isEqualTo(Bundle.ACTIVE);
+      assertThat(monitor.events(500))
+          .extracting(LoopEvent::reason)
+          .doesNotContain("PluginUnloaded", "SchedulingHeld");
+    }
+  }
+
+  @Test
+  public void aFragmentOfACoreBundle_isRefused_andTheSchedulerGoesOn() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    Bundle framework = bundleNamed("caldera-framework");
+    long sessionsBefore;
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      sessionsBefore = watch.nextSession().index();
+      byte[] fragment = testBundle("itest.fragment", Map.of("Fragment-Host", "caldera-framework"));
+      Files.write(deployDir().resolve("fragment.jar"), fragment);
+
+      assertThat(watch.event("BundleRejected", "fragment.jar").message())
+          .contains("itest.fragment is a fragment (Fragment-Host: caldera-framework)");
+      SessionRecord after = watch.nextSession();
+      assertThat(after.index()).isGreaterThan(sessionsBefore);
+    }
+    assertThat(framework.getState()).isEqualTo(Bundle.ACTIVE);
+    assertThat(context.getBundles())
+        .extracting(Bundle::getSymbolicName)
+        .doesNotContain("itest.fragment");
+  }
+
+  @Test
+  public void removingTheNewerOfTwoInstalledVersions_fallsBackToTheOlder() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    String original = bundleNamed("caldera-plugin-binpack").getVersion().toString();
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      assertThat(boundNode(watch.nextSession())).isEqualTo("n1");
+      Path variant =
+          Path.of(System.getProperty("itest.bundles"), "caldera-itest-variant-plugin.jar");
+      Files.copy(variant, deployDir().resolve("binpack-v9.jar"));
+
+      SessionRecord newer =
+          watch.session(r -> r.plugins().get("binpack").endsWith("9.0.0.variant"));
+      assertThat(boundNode(newer)).isEqualTo("n2");
+
+      Files.delete(deployDir().resolve("binpack-v9.jar"));
+      SessionRecord older = watch.session(r -> r.plugins().get("binpack").endsWith(original));
+      assertThat(boundNode(older)).isEqualTo("n1");
+      assertThat(registry.plugin("binpack")).isPresent();
+      assertThat(monitor.events(500))
+          .filteredOn(e -> e.reason().equals("PluginUnloaded"))
+          .isEmpty();
+    }
+  }
+
+  @Test
+  public void aThousandSwapsOfAPlugin_growTheHeapByLessThanOneMegabyte() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(true), null, 0);
+    String location = uninstallShippedBinpack();
+
+    long baseline = 0;
+    int warmUp = 100;
+    int swaps = 1_000;
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      for (int cycle = 0; cycle < warmUp + swaps; cycle++) {
+        if (cycle == warmUp) {
+          baseline = usedHeapAfterGc();
+        }
+        Bundle b = context.installBundle(location);
+        b.start();
+        await(PluginFactory.class, "(" + PluginFactory.NAME_PROPERTY + "=binpack)");
+        if (cycle % 100 == 0) {
+          assertThat(watch.session(r -> r.plugins().containsKey("binpack")).binds()).hasSize(1);
+        }
+        b.uninstall();
+        refresh(b);
+      }
+      watch.nextSession();
+    }
+    long grown = usedHeapAfterGc() - baseline;
+    System.out.printf(
+        "heap growth over %d plugin swaps (after GC): %d bytes (%.1f KB per swap)%n",
+        swaps, grown, grown / 1024.0 / swaps);
+    assertThat(grown).as("heap growth over %d swaps, bytes", swaps).isLessThan(1024 * 1024);
+  }
+
+  /** Used heap after full collections have settled (the smallest of several readings). */
+  private static long usedHeapAfterGc() throws InterruptedException {
+    Runtime rt = Runtime.getRuntime();
+    long least = Long.MAX_VALUE;
+    for (int i = 0; i < 8; i++) {
+      System.gc();
+      Thread.sleep(100);
+      least = Math.min(least, rt.totalMemory() - rt.freeMemory());
+    }
+    return least;
+  }
+
+  @Test
+  public void aTruncatedJarAndAThrowingActivator_areReportedWithTheRealReason() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      watch.nextSession();
+      byte[] binpack = Files.readAllBytes(shippedPlugin("binpack"));
+      Files.write(
+          deployDir().resolve("truncated.jar"),
+          java.util.Arrays.copyOf(binpack, binpack.length / 2));
+      assertThat(watch.event("BundleRejected", "truncated.jar").message())
+          .contains("damaged jar")
+          .doesNotContain("already installed");
+
+      byte[] throwing =
+          testBundle(
+              "itest.throwing",
+              Map.of(
+                  "Bundle-Activator",
+                  ThrowingActivator.class.getName(),
+                  "Import-Package",
+                  "org.osgi.framework",
+                  "Provide-Capability",
+                  PLUGIN_CAPABILITY),
+              ThrowingActivator.class);
+      Files.write(deployDir().resolve("throwing.jar"), throwing);
+
+      assertThat(watch.event("BundleFailed", "itest.throwing").message())
+          .contains("itest.throwing", "does not start", "activator says no");
+      assertThat(watch.nextSession().binds()).hasSize(1);
+    }
   }
 }

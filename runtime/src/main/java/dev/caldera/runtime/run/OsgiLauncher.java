@@ -132,6 +132,10 @@ public final class OsgiLauncher {
               (System.nanoTime() - start) / 1e9));
       Signals.handle(
           signal -> stop(signal + ": stopping after the session in flight"),
+          () ->
+              out.println(
+                  "caldera: SIGHUP ignored (the conf and policies are re-read before every"
+                      + " session; SIGTERM stops)"),
           () -> {
             stop("stopping after the session in flight");
             awaitStopped();

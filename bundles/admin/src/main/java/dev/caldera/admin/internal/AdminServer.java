@@ -21,7 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The admin HTTP server (JDK {@code com.sun.net.httpserver}):
@@ -40,6 +42,33 @@ import java.util.concurrent.Executors;
 public final class AdminServer implements AutoCloseable {
 
   private static final int MAX_JAR_BYTES = 64 * 1024 * 1024;
+
+  /**
+   * Requests handled at once. The JDK server reads a request's headers on a handler thread, so a
+   * client that opens a connection and never finishes its request holds a thread until the read
+   * timeout closes it: many threads keep probes answered while slow clients hold some.
+   */
+  static final int MAX_HANDLER_THREADS = 128;
+
+  /** Seconds a client has to send its request headers before the connection is closed. */
+  static final String REQUEST_TIMEOUT_SECONDS = "10";
+
+  /** Seconds a client has to read a response before the connection is closed. */
+  static final String RESPONSE_TIMEOUT_SECONDS = "30";
+
+  static {
+    // Read once by the JDK server's configuration, when the first server starts in this JVM; an
+    // operator's own -D setting wins.
+    setIfAbsent("sun.net.httpserver.maxReqTime", REQUEST_TIMEOUT_SECONDS);
+    setIfAbsent("sun.net.httpserver.maxRspTime", RESPONSE_TIMEOUT_SECONDS);
+  }
+
+  private static void setIfAbsent(String property, String value) {
+    if (System.getProperty(property) == null) {
+      System.setProperty(property, value);
+    }
+  }
+
   private static final ObjectMapper JSON =
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
@@ -61,15 +90,21 @@ public final class AdminServer implements AutoCloseable {
       throws IOException {
     this.backend = backend;
     this.token = token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.UTF_8);
-    this.server = HttpServer.create(address, 16);
-    this.executor =
-        Executors.newFixedThreadPool(
-            2,
+    this.server = HttpServer.create(address, 256);
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            MAX_HANDLER_THREADS,
+            MAX_HANDLER_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
             r -> {
               Thread t = new Thread(r, "caldera-admin");
               t.setDaemon(true);
               return t;
             });
+    pool.allowCoreThreadTimeOut(true);
+    this.executor = pool;
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
@@ -117,8 +152,15 @@ public final class AdminServer implements AutoCloseable {
     Map<String, String> query = query(uri.getRawQuery());
     if (path.equals("/api/bundles") && method.equals("POST")) {
       authorize(ex, "POST /api/bundles");
+      String name = query.get("name");
+      if (name != null) {
+        Optional<String> bad = DeployRules.badFileName(name);
+        if (bad.isPresent()) {
+          throw new AdminException(400, "name: " + bad.get());
+        }
+      }
       byte[] jar = readBody(ex.getRequestBody());
-      BundleInfo b = backend.install(query.get("name"), jar);
+      BundleInfo b = backend.install(name, jar);
       report("BundleInstalled", "admin API installed " + b.symbolicName() + " " + b.version());
       return Response.json(201, b);
     }
@@ -181,6 +223,7 @@ public final class AdminServer implements AutoCloseable {
     body.put("state", h.state());
     body.put("sessions", h.sessions());
     body.put("lastSession", h.lastSession());
+    body.put("lastCycle", h.lastCycle());
     body.put("reasons", h.reasons());
     body.put("missingPlugins", h.missingPlugins());
     return body;

@@ -7,11 +7,16 @@ import dev.caldera.framework.loop.MetricsSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
@@ -218,6 +223,88 @@ class AdminServerTest {
 
     assertThat(r.statusCode()).isEqualTo(400);
     assertThat(r.body()).contains("not a jar");
+    assertThat(backend.installed).isEmpty();
+  }
+
+  /** A connection that sent the start of a request and holds, as a slow or hostile client. */
+  private Socket idleConnection() throws IOException {
+    Socket s = new Socket("127.0.0.1", server.address().getPort());
+    s.getOutputStream()
+        .write("GET /healthz HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    return s;
+  }
+
+  @Test
+  void healthz_answersWithinASecondWhile50IdleConnectionsAreHeld() throws Exception {
+    start(null);
+    List<Socket> idle = new ArrayList<>();
+    try {
+      for (int i = 0; i < 50; i++) {
+        idle.add(idleConnection());
+      }
+      Thread.sleep(200); // let the server hand each to a handler thread
+
+      for (String path : List.of("/healthz", "/readyz", "/healthz")) {
+        long start = System.nanoTime();
+        HttpResponse<String> r = send(at(path).timeout(Duration.ofSeconds(1)));
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+        assertThat(r.statusCode()).isEqualTo(200);
+        assertThat(millis).as("%s answered in %d ms", path, millis).isLessThan(1000);
+      }
+    } finally {
+      for (Socket s : idle) {
+        s.close();
+      }
+    }
+  }
+
+  @Test
+  void anIdleConnectionIsClosedAfterTheRequestTimeout() throws Exception {
+    start(null);
+    try (Socket s = idleConnection()) {
+      s.setSoTimeout(30_000);
+      long start = System.nanoTime();
+
+      int read = s.getInputStream().read();
+
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+      assertThat(read).as("the server closes the connection").isEqualTo(-1);
+      assertThat(seconds).isLessThan(25);
+    }
+  }
+
+  @Test
+  void healthz_failsWithTheReasonWhenTheLoopStopsCycling() throws Exception {
+    start(null);
+    backend.stalled = true;
+
+    HttpResponse<String> health = send(at("/healthz"));
+
+    assertThat(health.statusCode()).isEqualTo(503);
+    assertThat(health.body()).contains("has not finished a cycle since", "lastCycle");
+    assertThat(send(at("/readyz")).statusCode()).isEqualTo(503);
+  }
+
+  @Test
+  void install_aNameThatIsNotAPlainJarNameIsABadRequestNamingTheField() throws Exception {
+    start("t");
+    byte[] jar = bundleJar("b");
+
+    for (String name : List.of("a%0Ab.jar", "a%00.jar", "x".repeat(300) + ".jar", "..%2Fx.jar")) {
+      HttpResponse<String> r =
+          send(
+              at("/api/bundles?name=" + name)
+                  .header("Authorization", "Bearer t")
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(jar)));
+
+      assertThat(r.statusCode()).as(name).isEqualTo(400);
+      assertThat(r.body())
+          .as(name)
+          .contains("name: expected a file name")
+          .doesNotContain("Exception");
+    }
     assertThat(backend.installed).isEmpty();
   }
 }

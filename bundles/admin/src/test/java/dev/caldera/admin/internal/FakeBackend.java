@@ -18,6 +18,7 @@ import java.util.Optional;
 final class FakeBackend implements AdminBackend {
 
   boolean holding;
+  boolean stalled;
   boolean loopRunning = true;
   Health health;
   final List<MetricsSource> metricsSources = new ArrayList<>();
@@ -31,6 +32,18 @@ final class FakeBackend implements AdminBackend {
         public Health health() {
           if (health != null) {
             return health;
+          }
+          if (stalled) {
+            return new Health(
+                "running",
+                List.of(
+                    "the scheduling loop has not finished a cycle since 2026-01-01T00:00:03Z"
+                        + " (liveness timeout PT2M)"),
+                List.of(),
+                3,
+                Instant.parse("2026-01-01T00:00:03Z"),
+                Instant.parse("2026-01-01T00:00:03Z"),
+                false);
           }
           return holding
               ? new Health(

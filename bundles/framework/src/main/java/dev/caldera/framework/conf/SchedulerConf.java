@@ -46,6 +46,9 @@ public record SchedulerConf(
     configurations = configurations == null ? Map.of() : Map.copyOf(configurations);
   }
 
+  /** The longest conf text read, in characters (and in bytes, for a conf file). */
+  public static final int MAX_CHARS = 256 * 1024;
+
   /**
    * Parses YAML text.
    *
@@ -53,6 +56,16 @@ public record SchedulerConf(
    * @throws ConfException listing every problem
    */
   public static SchedulerConf parse(String yaml, String source) throws ConfException {
+    if (yaml.length() > MAX_CHARS) {
+      throw new ConfException(
+          source,
+          List.of(
+              "too large: "
+                  + yaml.length()
+                  + " characters, at most "
+                  + MAX_CHARS
+                  + " are read (a conf is a few kilobytes)"));
+    }
     JsonNode root;
     try {
       root = YAML.readTree(yaml);

@@ -14,4 +14,12 @@ public interface PolicyChecker {
    * The errors of {@code text}, each as {@code file:line:column: message}; empty when it compiles.
    */
   List<String> check(String fileName, String text);
+
+  /**
+   * The policy name {@code text} declares, or null when it cannot tell; two files in force never
+   * declare the same name (the later one is refused).
+   */
+  default String policyName(String fileName, String text) {
+    return null;
+  }
 }

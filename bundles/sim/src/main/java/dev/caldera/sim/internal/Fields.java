@@ -71,6 +71,38 @@ public final class Fields {
     return s;
   }
 
+  /** One of {@code allowed} (Kubernetes' enumerations are case-sensitive); null when absent. */
+  public String oneOf(JsonNode node, String path, List<String> allowed) throws ScenarioException {
+    String s = text(node, path);
+    if (s != null && !allowed.contains(s)) {
+      throw error(path, "\"" + s + "\" is not one of " + String.join(", ", allowed));
+    }
+    return s;
+  }
+
+  /**
+   * Kubernetes' int-or-percent ({@code minAvailable: 2}, {@code maxUnavailable: "25%"}): an integer
+   * of at least 0, or a string of digits followed by {@code %} of at most 100%; null when absent.
+   */
+  public String intOrPercent(JsonNode node, String path) throws ScenarioException {
+    if (absent(node)) {
+      return null;
+    }
+    if (node.isIntegralNumber() && node.canConvertToInt() && node.asInt() >= 0) {
+      return node.asText();
+    }
+    if (node.isTextual() && node.asText().matches("[0-9]{1,3}%")) {
+      int percent = Integer.parseInt(node.asText().substring(0, node.asText().length() - 1));
+      if (percent <= 100) {
+        return node.asText();
+      }
+    }
+    throw error(
+        path,
+        "expected an integer of at least 0 or a percentage such as \"25%\" (at most 100%), got "
+            + describe(node));
+  }
+
   /** An integer (a YAML number, or a string of digits); null when absent. */
   public Integer integer(JsonNode node, String path) throws ScenarioException {
     Long v = longValue(node, path);

@@ -31,7 +31,7 @@ final class NodeReader {
           new Taint(
               f.requiredText(t.path("key"), p + ".key"),
               f.text(t.path("value"), p + ".value"),
-              f.requiredText(t.path("effect"), p + ".effect")));
+              requiredEffect(f, t.path("effect"), p + ".effect")));
     }
     Map<String, Quantity> capacity = f.quantities(status.path("capacity"), "status.capacity");
     Map<String, Quantity> allocatable =
@@ -51,5 +51,14 @@ final class NodeReader {
     }
     return new Node(
         meta, unschedulable != null && unschedulable, taints, allocatable, capacity, images);
+  }
+
+  /** The effects Kubernetes accepts on a taint. */
+  static final List<String> TAINT_EFFECTS = List.of("NoSchedule", "PreferNoSchedule", "NoExecute");
+
+  private static String requiredEffect(Fields f, JsonNode node, String path)
+      throws ScenarioException {
+    f.requiredText(node, path);
+    return f.oneOf(node, path, TAINT_EFFECTS);
   }
 }

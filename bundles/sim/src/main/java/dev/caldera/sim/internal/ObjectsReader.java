@@ -155,6 +155,11 @@ public final class ObjectsReader {
     JsonNode status = obj.path("status");
     f.object(spec, "spec");
     f.object(status, "status");
+    String minAvailable = f.intOrPercent(spec.path("minAvailable"), "spec.minAvailable");
+    String maxUnavailable = f.intOrPercent(spec.path("maxUnavailable"), "spec.maxUnavailable");
+    if (minAvailable != null && maxUnavailable != null) {
+      throw f.error("spec", "minAvailable and maxUnavailable cannot both be set");
+    }
     Integer allowed = f.integer(status.path("disruptionsAllowed"), "status.disruptionsAllowed");
     JsonNode disrupted = f.object(status.path("disruptedPods"), "status.disruptedPods");
     List<String> disruptedPods = new ArrayList<>();

@@ -122,7 +122,7 @@ final class PodReader {
               f.text(t.path("key"), p + ".key"),
               f.text(t.path("operator"), p + ".operator"),
               f.text(t.path("value"), p + ".value"),
-              f.text(t.path("effect"), p + ".effect"),
+              f.oneOf(t.path("effect"), p + ".effect", TOLERATION_EFFECTS),
               f.longValue(t.path("tolerationSeconds"), p + ".tolerationSeconds")));
     }
     return out;
@@ -237,4 +237,8 @@ final class PodReader {
     }
     return out;
   }
+
+  /** The effects Kubernetes accepts on a toleration ("" tolerates every effect). */
+  private static final List<String> TOLERATION_EFFECTS =
+      List.of("", "NoSchedule", "PreferNoSchedule", "NoExecute");
 }

@@ -2,9 +2,13 @@ package dev.caldera.sim.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caldera.sim.ScenarioException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
@@ -25,7 +29,16 @@ import org.yaml.snakeyaml.representer.Representer;
 public final class YamlTrees {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
-  private static final int MAX_CODE_POINTS = 256 * 1024 * 1024;
+
+  /** Characters in one YAML text. */
+  public static final int MAX_CODE_POINTS = 16 * 1024 * 1024;
+
+  /**
+   * Values (scalars, lists and mappings) in one document once aliases are expanded: SnakeYAML's own
+   * limits (50 aliases, 50 levels of nesting) still let a few kilobytes of aliases to aliases
+   * expand to billions of values.
+   */
+  public static final int MAX_VALUES = 1_000_000;
 
   private YamlTrees() {}
 
@@ -72,18 +85,47 @@ public final class YamlTrees {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(false);
     options.setCodePointLimit(MAX_CODE_POINTS);
-    options.setMaxAliasesForCollections(1000);
+    // SnakeYAML's defaults stay: 50 aliases for collections, 50 levels of nesting.
     DumperOptions dumper = new DumperOptions();
     return new Yaml(new TextTimestamps(options), new Representer(dumper), dumper, options);
   }
 
   private static JsonNode tree(Object document, String source) throws ScenarioException {
-    try {
-      return MAPPER.valueToTree(document);
-    } catch (IllegalArgumentException e) {
+    int[] budget = {MAX_VALUES};
+    return node(document, source, budget);
+  }
+
+  /** The tree of one SnakeYAML value, counting every value against {@code budget}. */
+  private static JsonNode node(Object value, String source, int[] budget) throws ScenarioException {
+    if (--budget[0] < 0) {
       throw new ScenarioException(
-          source + ": not valid YAML: " + firstLine(e.getMessage()) + " (keys must be strings)", e);
+          source
+              + ": not valid YAML: more than "
+              + MAX_VALUES
+              + " values once aliases are expanded (aliases of aliases?)");
     }
+    if (value instanceof Map<?, ?> map) {
+      ObjectNode out = MAPPER.createObjectNode();
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        if (!(e.getKey() instanceof String key)) {
+          throw new ScenarioException(
+              source
+                  + ": not valid YAML: key "
+                  + e.getKey()
+                  + " is not a string (keys must be strings)");
+        }
+        out.set(key, node(e.getValue(), source, budget));
+      }
+      return out;
+    }
+    if (value instanceof Collection<?> items) {
+      ArrayNode out = MAPPER.createArrayNode();
+      for (Object item : items) {
+        out.add(node(item, source, budget));
+      }
+      return out;
+    }
+    return MAPPER.valueToTree(value);
   }
 
   private static String describe(MarkedYAMLException e) {

@@ -9,10 +9,12 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.objectweb.asm.ClassTooLargeException;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.ConstantDynamic;
 import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Type;
 
@@ -81,7 +83,14 @@ final class DeciderGenerator {
       return null;
     }
     DeciderGenerator g = new DeciderGenerator();
-    byte[] bytes = g.bytes(classifier, rules, table, otherwise);
+    byte[] bytes;
+    try {
+      bytes = g.bytes(classifier, rules, table, otherwise);
+    } catch (MethodTooLargeException | ClassTooLargeException e) {
+      // Rules this large run as fast in the tree evaluator as the JVM would run an uncompiled
+      // method past its size limit; they are not worth splitting.
+      return null;
+    }
     try {
       MethodHandles.Lookup lookup =
           MethodHandles.lookup()

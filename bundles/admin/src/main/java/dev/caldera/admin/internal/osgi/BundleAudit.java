@@ -1,5 +1,6 @@
 package dev.caldera.admin.internal.osgi;
 
+import dev.caldera.admin.internal.DeployRules;
 import dev.caldera.admin.internal.JarCheck;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.SchedulerMonitor;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
 import org.osgi.framework.wiring.BundleCapability;
 import org.osgi.framework.wiring.BundleRequirement;
@@ -60,6 +62,8 @@ public final class BundleAudit {
 
   private final Map<Long, String> bundleProblems = new ConcurrentHashMap<>();
   private final Map<String, String> fileProblems = new ConcurrentHashMap<>();
+  private final Map<String, String> guarded = new ConcurrentHashMap<>();
+  private final Set<Long> everActive = ConcurrentHashMap.newKeySet();
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
   private final Map<String, Long> installedSince = new ConcurrentHashMap<>();
@@ -106,6 +110,30 @@ public final class BundleAudit {
     return Map.copyOf(fileProblems);
   }
 
+  /** The {@link DeployGuard} refused a deploy jar: listed and reported once per version. */
+  void refused(Path jar, String why) {
+    String name = jar.getFileName().toString();
+    guarded.put(name, why);
+    fileProblems.put(name, why);
+    report(versionKey(jar), "BundleRejected", jar + ": " + why);
+  }
+
+  /** A refused deploy jar was removed. */
+  void forget(Path jar) {
+    String name = jar.getFileName().toString();
+    guarded.remove(name);
+    fileProblems.remove(name);
+  }
+
+  private static String versionKey(Path jar) {
+    String name = jar.getFileName().toString();
+    try {
+      return name + "@" + Files.getLastModifiedTime(jar).toMillis() + "+" + Files.size(jar);
+    } catch (IOException e) {
+      return name + "@gone";
+    }
+  }
+
   private void auditSafely() {
     try {
       audit();
@@ -120,6 +148,17 @@ public final class BundleAudit {
     Set<String> installedNow = new HashSet<>();
     long now = System.currentTimeMillis();
     for (Bundle b : bundles) {
+      if (b.getState() == Bundle.ACTIVE) {
+        everActive.add(b.getBundleId());
+      }
+      if (b.getState() == Bundle.RESOLVED && !isFragment(b)) {
+        auditNotStarted(b, now);
+        installedNow.add(b.getBundleId() + "@" + b.getLastModified() + "/start");
+        if (bundleProblems.containsKey(b.getBundleId())) {
+          seen.add(b.getBundleId());
+        }
+        continue;
+      }
       if (b.getState() != Bundle.INSTALLED || isFragment(b)) {
         continue;
       }
@@ -144,6 +183,11 @@ public final class BundleAudit {
           b.getSymbolicName() + " " + b.getVersion() + " (" + b.getLocation() + "): " + problem);
     }
     bundleProblems.keySet().retainAll(seen);
+    Set<Long> present = new HashSet<>();
+    for (Bundle b : bundles) {
+      present.add(b.getBundleId());
+    }
+    everActive.retainAll(present);
     installedSince.keySet().retainAll(installedNow);
     if (deploy != null) {
       auditDeploy(bundles);
@@ -161,6 +205,11 @@ public final class BundleAudit {
     for (Path jar : jars) {
       String name = jar.getFileName().toString();
       names.add(name);
+      String refused = guarded.get(name);
+      if (refused != null) {
+        fileProblems.put(name, refused);
+        continue;
+      }
       if (installedAt(bundles, name) != null) {
         fileProblems.remove(name);
         continue;
@@ -178,34 +227,98 @@ public final class BundleAudit {
         if (System.currentTimeMillis() - since < INSTALL_GRACE_MILLIS) {
           continue;
         }
-        problem = Optional.of(duplicateOf(jar, bundles));
+        problem = Optional.of(whyNotInstalled(jar, bundles));
       }
       fileProblems.put(name, problem.get());
       report(version, "BundleRejected", jar + ": " + problem.get());
     }
     fileProblems.keySet().retainAll(names);
+    guarded.keySet().retainAll(names);
     firstSeen.keySet().removeIf(v -> !names.contains(v.substring(0, v.indexOf('@'))));
   }
 
-  private static String duplicateOf(Path jar, Bundle[] bundles) {
+  /** The real reason a valid-looking jar was not installed, found by asking the framework. */
+  private String whyNotInstalled(Path jar, Bundle[] bundles) {
+    Optional<String> damage = DeployRules.damage(jar);
+    if (damage.isPresent()) {
+      return damage.get();
+    }
+    byte[] bytes;
     try {
-      Optional<JarCheck.Identity> id = JarCheck.identity(Files.readAllBytes(jar));
-      if (id.isPresent()) {
-        for (Bundle b : bundles) {
-          if (id.get().symbolicName().equals(b.getSymbolicName())
-              && id.get().version().equals(b.getVersion().toString())) {
-            return id.get().symbolicName()
-                + " "
-                + id.get().version()
-                + " is already installed from "
-                + b.getLocation();
-          }
-        }
-      }
+      bytes = Files.readAllBytes(jar);
     } catch (IOException e) {
       return "cannot read it: " + e.getMessage();
     }
-    return "not installed (see FileInstall's message)";
+    Optional<JarCheck.Identity> id = JarCheck.identity(bytes);
+    if (id.isPresent()) {
+      for (Bundle b : bundles) {
+        if (id.get().symbolicName().equals(b.getSymbolicName())
+            && id.get().version().equals(b.getVersion().toString())) {
+          return id.get().symbolicName()
+              + " "
+              + id.get().version()
+              + " is already installed from "
+              + b.getLocation();
+        }
+      }
+    }
+    // FileInstall logs nothing at our log level: install a copy under a location of our own to
+    // hear the framework's reason, and take it away again.
+    try {
+      Bundle probe =
+          context.installBundle(
+              "caldera-audit:" + jar.getFileName(), new java.io.ByteArrayInputStream(bytes));
+      probe.uninstall();
+      return "FileInstall did not install it, though the framework accepts it";
+    } catch (BundleException | RuntimeException e) {
+      return "the framework refuses it: " + e.getMessage();
+    }
+  }
+
+  /**
+   * A deploy bundle that resolved but did not start (its activator threw, or a component's
+   * requirement failed): started once more here to get the reason, which FileInstall does not say.
+   */
+  private void auditNotStarted(Bundle b, long now) {
+    if (deploy == null
+        || everActive.contains(b.getBundleId())
+        || b.getHeaders().get(Constants.BUNDLE_ACTIVATOR) == null
+        || !inDeploy(b)) {
+      return;
+    }
+    String key = b.getBundleId() + "@" + b.getLastModified() + "/start";
+    long since = installedSince.computeIfAbsent(key, k -> now);
+    if (now - since < RESOLVE_GRACE_MILLIS || reported.contains(key)) {
+      return;
+    }
+    try {
+      b.start();
+    } catch (BundleException | RuntimeException e) {
+      Throwable cause = e.getCause();
+      String why =
+          "does not start: "
+              + e.getMessage()
+              + (cause == null
+                  ? ""
+                  : " (" + cause.getClass().getName() + ": " + cause.getMessage() + ")");
+      bundleProblems.put(b.getBundleId(), why);
+      report(
+          key,
+          "BundleFailed",
+          b.getSymbolicName() + " " + b.getVersion() + " (" + b.getLocation() + "): " + why);
+    }
+  }
+
+  private boolean inDeploy(Bundle b) {
+    try {
+      Path file = Path.of(java.net.URI.create(b.getLocation()));
+      return deploy
+          .toAbsolutePath()
+          .normalize()
+          .equals(file.toAbsolutePath().normalize().getParent());
+    } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
+      return false;
+    }
   }
 
   static Bundle installedAt(Bundle[] bundles, String fileName) {

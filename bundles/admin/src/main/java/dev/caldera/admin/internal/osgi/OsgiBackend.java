@@ -3,6 +3,7 @@ package dev.caldera.admin.internal.osgi;
 import dev.caldera.admin.internal.AdminBackend;
 import dev.caldera.admin.internal.AdminException;
 import dev.caldera.admin.internal.BundleInfo;
+import dev.caldera.admin.internal.DeployRules;
 import dev.caldera.admin.internal.JarCheck;
 import dev.caldera.admin.internal.PluginInfo;
 import dev.caldera.api.PluginFactory;
@@ -157,19 +158,37 @@ final class OsgiBackend implements AdminBackend {
     if (!name.endsWith(".jar")) {
       name = name + ".jar";
     }
-    if (name.contains("/") || name.contains("\\") || name.startsWith(".")) {
-      throw new AdminException(
-          400, "name: expected a plain file name such as plugin.jar, got " + name);
+    Optional<String> badName = DeployRules.badFileName(name);
+    if (badName.isPresent()) {
+      throw new AdminException(400, "name: " + badName.get());
+    }
+    List<DeployRules.Installed> installed = new ArrayList<>();
+    for (Bundle b : context.getBundles()) {
+      if (b.getSymbolicName() != null) {
+        installed.add(
+            new DeployRules.Installed(b.getSymbolicName(), b.getVersion(), b.getLocation()));
+      }
+    }
+    Optional<String> refusal = DeployRules.refusal(name, jar, installed);
+    if (refusal.isPresent()) {
+      throw new AdminException(400, "not installed: " + refusal.get());
     }
     if (deploy == null) {
       return installDirectly(name, jar);
     }
     Path target = deploy.resolve(name);
-    Path part = deploy.resolve("." + name + ".part");
+    Path part;
+    try {
+      // Staged outside the watched directory's filter (a hidden .part file), moved in whole.
+      part = Files.createTempFile(deploy, ".upload-", ".part");
+    } catch (IOException e) {
+      throw new AdminException(500, "cannot write in " + deploy + ": " + e.getMessage());
+    }
     try {
       Files.write(part, jar);
       Files.move(part, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
+      deleteQuietly(part);
       throw new AdminException(500, "cannot write " + target + ": " + e.getMessage());
     }
     long deadline = System.currentTimeMillis() + WAIT_MILLIS;
@@ -181,8 +200,11 @@ final class OsgiBackend implements AdminBackend {
           && (b.getState() == Bundle.ACTIVE || audit.problem(b).isPresent())) {
         break;
       }
-      if (audit.fileProblems().containsKey(name)) {
-        throw new AdminException(400, "not installed: " + audit.fileProblems().get(name));
+      String refused = audit.fileProblems().get(name);
+      if (refused != null) {
+        // A refused upload does not stay in deploy/ (where it would be refused at every start).
+        deleteQuietly(target);
+        throw new AdminException(400, "not installed: " + refused);
       }
       pause();
     }
@@ -191,6 +213,14 @@ final class OsgiBackend implements AdminBackend {
           504, target + " was written but not installed within " + WAIT_MILLIS / 1000 + " s");
     }
     return info(b);
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // Reported by the audit if it stays.
+    }
   }
 
   private BundleInfo installDirectly(String name, byte[] jar) throws AdminException {

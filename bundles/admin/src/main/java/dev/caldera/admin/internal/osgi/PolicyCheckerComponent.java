@@ -20,4 +20,9 @@ public final class PolicyCheckerComponent implements PolicyChecker {
         .map(Diagnostic::headline)
         .toList();
   }
+
+  @Override
+  public String policyName(String fileName, String text) {
+    return PolicyCompiler.compile(fileName, text).policyName();
+  }
 }

@@ -18,6 +18,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -48,31 +55,76 @@ final class ConfFile {
   }
 
   /**
-   * Reads the file again and returns what changed. Plugin arguments are checked with {@code
-   * registry}'s factories; a plugin that is not loaded cannot be checked and is accepted.
+   * How long a cycle waits for the reader thread before going on with the conf in force; without
+   * one, it waits up to {@link #FIRST_READ_WAIT_MILLIS} (the size limit bounds the parse).
+   */
+  static final long READ_WAIT_MILLIS = 2_000;
+
+  static final long FIRST_READ_WAIT_MILLIS = 30_000;
+
+  private final ExecutorService reader =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "caldera-conf-reader");
+            t.setDaemon(true);
+            return t;
+          });
+  private Future<Read> reading;
+
+  /**
+   * What the reader thread found: {@code text} null when the file cannot be read (then {@code
+   * error} says why); {@code parsed} null when the text does not parse (then {@code error} says
+   * why); {@code unchanged} when the text is the one seen last.
+   */
+  private record Read(boolean unchanged, String text, SchedulerConf parsed, String error) {}
+
+  /**
+   * Looks at the file again and returns what changed. The file is read and parsed on a thread of
+   * its own, and a cycle waits for it at most {@link #READ_WAIT_MILLIS}: a huge or slow file cannot
+   * stall scheduling, and one above {@link SchedulerConf#MAX_CHARS} bytes is refused unread. Plugin
+   * arguments are checked with {@code registry}'s factories; a plugin that is not loaded cannot be
+   * checked and is accepted.
    */
   Change refresh(PluginRegistry registry) {
-    String text;
-    try {
-      text = Files.readString(path, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException e) {
-      return refuse(null, "conf file " + path + " does not exist");
-    } catch (IOException e) {
-      return refuse(null, "cannot read conf file " + path + ": " + e.getMessage());
+    if (reading == null) {
+      String seen = seenText;
+      try {
+        reading = reader.submit(() -> read(seen));
+      } catch (RejectedExecutionException e) {
+        return Change.NONE;
+      }
     }
-    if (text.equals(seenText)) {
+    Read r;
+    try {
+      r =
+          reading.get(
+              conf == null ? FIRST_READ_WAIT_MILLIS : READ_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      return Change.NONE;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Change.NONE;
+    } catch (ExecutionException e) {
+      reading = null;
+      return refuse(null, "cannot read conf file " + path + ": " + e.getCause());
+    }
+    reading = null;
+    if (r.unchanged()) {
       return Change.NONE;
     }
+    if (r.text() == null) {
+      return refuse(null, r.error());
+    }
+    String text = r.text();
     seenText = text;
-    SchedulerConf parsed;
-    try {
-      parsed = SchedulerConf.parse(text, path.getFileName().toString());
-      List<String> problems = argumentProblems(parsed, registry);
-      if (!problems.isEmpty()) {
-        throw new ConfException(path.getFileName().toString(), problems);
-      }
-    } catch (ConfException e) {
-      return refuse(text, oneLine(e.getMessage()));
+    if (r.error() != null) {
+      return refuse(text, r.error());
+    }
+    SchedulerConf parsed = r.parsed();
+    List<String> problems = argumentProblems(parsed, registry);
+    if (!problems.isEmpty()) {
+      return refuse(
+          text, oneLine(new ConfException(path.getFileName().toString(), problems).getMessage()));
     }
     boolean first = conf == null;
     conf = parsed;
@@ -89,6 +141,52 @@ final class ConfFile {
                 + String.join(", ", parsed.pluginNames())
                 + (first ? "" : " (from the next session)")));
     return Change.ACCEPTED;
+  }
+
+  /** On the reader thread: the file's text and what it parses to. */
+  private Read read(String seen) {
+    long size;
+    try {
+      size = Files.size(path);
+    } catch (NoSuchFileException e) {
+      return new Read(false, null, null, "conf file " + path + " does not exist");
+    } catch (IOException e) {
+      return new Read(false, null, null, "cannot read conf file " + path + ": " + e.getMessage());
+    }
+    if (size > SchedulerConf.MAX_CHARS) {
+      return new Read(
+          false,
+          null,
+          null,
+          "conf file "
+              + path
+              + " is too large: "
+              + size
+              + " bytes, at most "
+              + SchedulerConf.MAX_CHARS
+              + " are read (a conf is a few kilobytes)");
+    }
+    String text;
+    try {
+      text = Files.readString(path, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException e) {
+      return new Read(false, null, null, "conf file " + path + " does not exist");
+    } catch (IOException e) {
+      return new Read(false, null, null, "cannot read conf file " + path + ": " + e.getMessage());
+    }
+    if (text.equals(seen)) {
+      return new Read(true, text, null, null);
+    }
+    try {
+      return new Read(false, text, SchedulerConf.parse(text, path.getFileName().toString()), null);
+    } catch (ConfException e) {
+      return new Read(false, text, null, oneLine(e.getMessage()));
+    }
+  }
+
+  /** Stops the reader thread. */
+  void close() {
+    reader.shutdownNow();
   }
 
   private Change refuse(String text, String error) {

@@ -9,6 +9,8 @@ import dev.caldera.framework.loop.LoopMetrics;
 import dev.caldera.framework.loop.PluginUse;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.framework.loop.SessionRecord;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -33,6 +35,7 @@ final class LoopState implements SchedulerMonitor {
 
   private final RunLog log;
   private final ClusterWriter writer;
+  private final Clock clock;
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
   private final Deque<SessionRecord> sessions = new ArrayDeque<>();
   private final Deque<LoopEvent> events = new ArrayDeque<>();
@@ -56,13 +59,22 @@ final class LoopState implements SchedulerMonitor {
   private QueueFigures figures = QueueFigures.empty();
   private ConfStatus conf = new ConfStatus("", null, null, null, List.of(), List.of());
   private Map<String, String> policies = Map.of();
+  private Duration livenessTimeout;
+  private Instant lastCycle;
+  private Instant nextCycleDue;
 
   /**
-   * @param writer where the accepted binds and evictions are counted, if it counts them
+   * @param writer where the accepted binds and evictions are counted, if it counts them (null: the
+   *     loop counts its decisions)
    */
   LoopState(RunLog log, ClusterWriter writer) {
+    this(log, writer, Clock.systemUTC());
+  }
+
+  LoopState(RunLog log, ClusterWriter writer, Clock clock) {
     this.log = log;
     this.writer = writer;
+    this.clock = clock;
   }
 
   // ---- written by the loop ----
@@ -129,6 +141,58 @@ final class LoopState implements SchedulerMonitor {
     }
   }
 
+  /** The loop starts cycling: a cycle must then finish within {@code timeout}, and so on. */
+  synchronized void loopStarted(Duration timeout) {
+    livenessTimeout = timeout;
+    nextCycleDue = clock.instant().plus(timeout);
+  }
+
+  /** A cycle ended, whatever it did (ran a session, held, or failed and was skipped). */
+  synchronized void cycleFinished() {
+    lastCycle = clock.instant();
+    if (livenessTimeout != null) {
+      nextCycleDue = lastCycle.plus(livenessTimeout);
+    }
+  }
+
+  /** Whether the loop is overdue: started, meant to cycle, and no cycle finished in time. */
+  private boolean stalled() {
+    return nextCycleDue != null
+        && (state.equals("starting")
+            || state.equals("running")
+            || state.equals("holding")
+            || state.equals("standby")
+            || state.equals("waiting"))
+        && clock.instant().isAfter(nextCycleDue);
+  }
+
+  /** Why the loop is not live, for health reports; empty when it is. */
+  private List<String> livenessReasons() {
+    if (state.equals("failed")) {
+      return reasons;
+    }
+    if (!stalled()) {
+      return reasons;
+    }
+    List<String> out = new ArrayList<>(reasons);
+    out.add(
+        "the scheduling loop has not finished a cycle since "
+            + (lastCycle == null ? "it started" : lastCycle)
+            + " (liveness timeout "
+            + livenessTimeout
+            + ")");
+    return out;
+  }
+
+  /** The loop cannot go on (its thread dies); health says why until the process restarts. */
+  void failed(String why) {
+    synchronized (this) {
+      state = "failed";
+      reasons = List.of(why);
+    }
+    event(LoopEvent.warning("SchedulingFailed", why));
+  }
+
   synchronized void state(String s) {
     state = s;
   }
@@ -189,7 +253,8 @@ final class LoopState implements SchedulerMonitor {
 
   @Override
   public synchronized Health health() {
-    return new Health(state, reasons, missing, sessionCount, lastSession);
+    return new Health(
+        state, livenessReasons(), missing, sessionCount, lastSession, lastCycle, !stalled());
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.SessionRunner;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.PolicyChecker;
 import dev.caldera.framework.loop.SessionRecord;
@@ -21,7 +22,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,8 +42,25 @@ import java.util.function.Supplier;
  */
 public final class SchedulingLoop {
 
-  /** What the loop needs to run. */
-  public record Settings(Duration period, long maxSessions, Duration statusInterval) {}
+  /**
+   * What the loop needs to run.
+   *
+   * @param livenessTimeout how long a cycle may take before health reports the loop as not live
+   */
+  public record Settings(
+      Duration period, long maxSessions, Duration statusInterval, Duration livenessTimeout) {
+
+    /** The default liveness timeout: two minutes, or ten periods if that is longer. */
+    public Settings(Duration period, long maxSessions, Duration statusInterval) {
+      this(period, maxSessions, statusInterval, defaultLivenessTimeout(period));
+    }
+
+    static Duration defaultLivenessTimeout(Duration period) {
+      Duration tenPeriods = period.multipliedBy(10);
+      Duration twoMinutes = Duration.ofMinutes(2);
+      return tenPeriods.compareTo(twoMinutes) > 0 ? tenPeriods : twoMinutes;
+    }
+  }
 
   private final PluginRegistry registry;
   private final ClusterSource source;
@@ -56,6 +76,9 @@ public final class SchedulingLoop {
   private ScheduledExecutorService executor;
   private Instant lastStatus;
   private long sessionsAtLastStatus;
+  private Set<String> refusalsReported = Set.of();
+  private Set<String> optionalSkipWarned = Set.of();
+  private String lastFailure;
 
   /**
    * @param policyDirectory null when no policies directory is watched
@@ -94,6 +117,7 @@ public final class SchedulingLoop {
               return t;
             });
     lastStatus = clock.instant();
+    state.loopStarted(settings.livenessTimeout().plus(settings.period()));
     executor.scheduleWithFixedDelay(
         this::cycleSafely, 0, settings.period().toNanos(), TimeUnit.NANOSECONDS);
   }
@@ -114,7 +138,12 @@ public final class SchedulingLoop {
     }
     e.shutdown();
     try {
-      return e.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      boolean inTime = e.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      confFile.close();
+      if (policyDirectory != null) {
+        policyDirectory.close();
+      }
+      return inTime;
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
       return false;
@@ -125,16 +154,30 @@ public final class SchedulingLoop {
     }
   }
 
-  private void cycleSafely() {
+  /**
+   * One cycle that never ends the loop, except out of memory: any other throwable (a plugin's bug,
+   * a {@link StackOverflowError}, a linkage error of a half-gone bundle) is reported and the
+   * session skipped, and the next cycle runs as usual.
+   */
+  void cycleSafely() {
     try {
       cycle();
-    } catch (RuntimeException | LinkageError e) {
-      state.event(
-          LoopEvent.warning(
-              "SessionFailed",
-              e.getClass().getSimpleName()
-                  + (e.getMessage() == null ? "" : ": " + e.getMessage())));
+      lastFailure = null;
+    } catch (OutOfMemoryError e) {
+      // Nothing is safe to try any more; the loop ends, and health says so (the liveness probe
+      // restarts the process).
+      state.failed("out of memory in a scheduling cycle: " + describe(e));
+      throw e;
+    } catch (Throwable e) {
+      String why = describe(e);
+      // The same failure every period is reported once, until a cycle passes or it changes.
+      if (!why.equals(lastFailure)) {
+        state.event(LoopEvent.warning("SessionFailed", "session skipped: " + why));
+      }
+      lastFailure = why;
+      state.hold(List.of("the last session failed: " + why), List.of());
     }
+    state.cycleFinished();
     maybePrintStatus();
     if (settings.maxSessions() > 0 && state.sessionCount() >= settings.maxSessions()) {
       state.state("finished");
@@ -173,6 +216,7 @@ public final class SchedulingLoop {
         state.hold(List.of("no valid conf: " + confFile.error()), List.of());
         return false;
       }
+      warnSkippedOptionalPlugins(conf, plugins);
       List<String> missingPlugins = new ArrayList<>();
       List<String> reasons = missing(conf, plugins, missingPlugins);
       if (!reasons.isEmpty()) {
@@ -200,12 +244,100 @@ public final class SchedulingLoop {
       // Only now: a plugin's unmet requirement is found inside runSession, and marking the loop
       // running before it would report a resume and a new hold every cycle.
       state.running();
+      reportRefusals(result);
       writer.apply(result);
       record(started, conf, plugins, snapshot, result);
       return true;
     } finally {
       use.close();
     }
+  }
+
+  /** Reports each object a session refused (a quantity out of bounds) once while it stays so. */
+  private void reportRefusals(SessionResult result) {
+    Set<String> now = new TreeSet<>();
+    for (SessionResult.Event e : result.events()) {
+      if (SessionRunner.RESOURCE_OUT_OF_RANGE.equals(e.reason()) && now.add(e.message())) {
+        if (!refusalsReported.contains(e.message())) {
+          state.event(LoopEvent.warning("ObjectRefused", e.message()));
+        }
+      }
+    }
+    refusalsReported = now;
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder out = new StringBuilder(e.getClass().getName());
+    if (e.getMessage() != null) {
+      out.append(": ").append(e.getMessage());
+    }
+    StackTraceElement[] trace = e.getStackTrace();
+    if (trace.length > 0) {
+      out.append(" (at ").append(trace[0]).append(')');
+    }
+    return out.toString();
+  }
+
+  /**
+   * Warns once (until it is loaded) about each {@code optional: true} plugin of the conf that is
+   * not loaded: sessions run without it, and a misspelled name would otherwise go unnoticed.
+   */
+  private void warnSkippedOptionalPlugins(SchedulerConf conf, PluginRegistry plugins) {
+    Set<String> skipped = new TreeSet<>();
+    for (int t = 0; t < conf.tiers().size(); t++) {
+      for (PluginOption p : conf.tiers().get(t).plugins()) {
+        if (!p.optional() || plugins.plugin(p.name()).isPresent()) {
+          continue;
+        }
+        skipped.add(p.name());
+        if (!optionalSkipWarned.contains(p.name())) {
+          String like = closest(p.name(), plugins.pluginNames());
+          state.event(
+              LoopEvent.warning(
+                  "PluginSkipped",
+                  "plugin \""
+                      + p.name()
+                      + "\" (tiers["
+                      + t
+                      + "]) is optional and not loaded: sessions run without it"
+                      + (like == null ? "" : " (did you mean \"" + like + "\"?)")));
+        }
+      }
+    }
+    optionalSkipWarned = skipped;
+  }
+
+  /** The loaded name at most two edits from {@code name} (the first of the closest), or null. */
+  static String closest(String name, Iterable<String> names) {
+    String best = null;
+    int bestDistance = 3;
+    for (String candidate : names) {
+      int d = editDistance(name, candidate);
+      if (d < bestDistance) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    return best;
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    int[] current = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      int[] swap = previous;
+      previous = current;
+      current = swap;
+    }
+    return previous[b.length()];
   }
 
   /** Why {@code conf} cannot run with {@code plugins}; the missing plugin names are added. */

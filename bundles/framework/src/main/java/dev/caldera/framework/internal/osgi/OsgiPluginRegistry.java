@@ -4,11 +4,14 @@ import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
 import dev.caldera.framework.MapPluginRegistry;
 import dev.caldera.framework.PluginRegistry;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.Version;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -31,33 +34,63 @@ public final class OsgiPluginRegistry extends MapPluginRegistry {
   }
 
   private final Object lock = new Object();
+  private final Providers<PluginFactory> pluginProviders = new Providers<>();
+  private final Providers<Action> actionProviders = new Providers<>();
   private int sessionsInFlight;
   private int withdrawals;
 
+  /**
+   * A plugin factory arrives; of several for one name, the one in force is chosen as {@link
+   * Providers} says (highest bundle version, then service ranking, then the first registered).
+   */
   @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
-  void addPlugin(PluginFactory factory) {
-    plugins().put(factory.name(), factory);
+  void addPlugin(PluginFactory factory, Map<String, Object> properties) {
+    arrived(pluginProviders, plugins(), factory.name(), factory, properties);
   }
 
-  void removePlugin(PluginFactory factory) {
+  /** A plugin factory leaves; another provider of its name, if one is left, takes over. */
+  void removePlugin(PluginFactory factory, Map<String, Object> properties) {
+    left(pluginProviders, plugins(), factory.name(), factory);
+  }
+
+  @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+  void addAction(Action action, Map<String, Object> properties) {
+    arrived(actionProviders, actions(), action.name(), action, properties);
+  }
+
+  void removeAction(Action action, Map<String, Object> properties) {
+    left(actionProviders, actions(), action.name(), action);
+  }
+
+  private <T> void arrived(
+      Providers<T> providers,
+      Map<String, T> inForce,
+      String name,
+      T service,
+      Map<String, Object> properties) {
+    synchronized (lock) {
+      inForce.put(
+          name,
+          providers.add(name, Providers.provider(service, bundleVersion(service), properties)));
+    }
+  }
+
+  private <T> void left(Providers<T> providers, Map<String, T> inForce, String name, T service) {
     synchronized (lock) {
       awaitNoSession();
-      plugins().remove(factory.name(), factory);
+      Optional<T> next = providers.remove(name, service);
+      if (next.isPresent()) {
+        inForce.put(name, next.get());
+      } else {
+        inForce.remove(name, service);
+      }
       withdrawn();
     }
   }
 
-  @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
-  void addAction(Action action) {
-    actions().put(action.name(), action);
-  }
-
-  void removeAction(Action action) {
-    synchronized (lock) {
-      awaitNoSession();
-      actions().remove(action.name(), action);
-      withdrawn();
-    }
+  private static Version bundleVersion(Object service) {
+    Bundle b = FrameworkUtil.getBundle(service.getClass());
+    return b == null ? Version.emptyVersion : b.getVersion();
   }
 
   @Override

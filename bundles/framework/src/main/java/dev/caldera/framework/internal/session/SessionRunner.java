@@ -18,6 +18,7 @@ import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.admission.ResourceBounds;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Function;
 
 /** Opens, runs and closes one session. */
 public final class SessionRunner {
@@ -52,7 +54,10 @@ public final class SessionRunner {
       throw new ConfException("conf", missing);
     }
     long start = System.nanoTime();
+    List<SessionResult.Event> refused = new ArrayList<>();
+    snapshot = withinBounds(snapshot, refused);
     SessionImpl session = open(snapshot);
+    session.events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
     for (String name : conf.actions()) {
@@ -106,6 +111,56 @@ public final class SessionRunner {
       created.get(i).onSessionOpen(session, session.registrations().forPlugin(names.get(i)));
     }
     return created;
+  }
+
+  /** The reason of the event on an object refused for a quantity out of bounds. */
+  public static final String RESOURCE_OUT_OF_RANGE = "ResourceOutOfRange";
+
+  /**
+   * {@code snapshot} without the objects whose quantities no session can compute with ({@link
+   * ResourceBounds}); each refused object gets a warning event naming the field.
+   */
+  static ClusterSnapshot withinBounds(ClusterSnapshot snapshot, List<SessionResult.Event> events) {
+    List<Node> nodes = keep(snapshot.nodes(), ResourceBounds::problem, "Node", Node::name, events);
+    List<Pod> pods = keep(snapshot.pods(), ResourceBounds::problem, "Pod", Pod::key, events);
+    List<PodGroup> groups =
+        keep(snapshot.podGroups(), ResourceBounds::problem, "PodGroup", PodGroup::key, events);
+    List<Queue> queues =
+        keep(snapshot.queues(), ResourceBounds::problem, "Queue", Queue::name, events);
+    if (events.isEmpty()) {
+      return snapshot;
+    }
+    return new ClusterSnapshot(nodes, pods, groups, queues, snapshot.info(), snapshot.now());
+  }
+
+  private static <T> List<T> keep(
+      List<T> objects,
+      Function<T, String> problem,
+      String kind,
+      Function<T, String> key,
+      List<SessionResult.Event> events) {
+    List<T> kept = null;
+    for (int i = 0; i < objects.size(); i++) {
+      T o = objects.get(i);
+      String why = problem.apply(o);
+      if (why == null) {
+        if (kept != null) {
+          kept.add(o);
+        }
+        continue;
+      }
+      if (kept == null) {
+        kept = new ArrayList<>(objects.subList(0, i));
+      }
+      events.add(
+          new SessionResult.Event(
+              kind,
+              key.apply(o),
+              "Warning",
+              RESOURCE_OUT_OF_RANGE,
+              kind + " " + key.apply(o) + " is not scheduled: " + why));
+    }
+    return kept == null ? objects : kept;
   }
 
   /** Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7). */

@@ -1,21 +1,27 @@
 package dev.caldera.framework.internal.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.Session;
+import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.internal.loop.LoopFixtures.MutableRegistry;
 import dev.caldera.framework.internal.loop.LoopFixtures.OnePodCluster;
 import dev.caldera.framework.internal.loop.LoopFixtures.RecordingFactory;
+import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.PolicyChecker;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.framework.loop.SessionRecord;
+import dev.caldera.testkit.NodeBuilder;
+import dev.caldera.testkit.PodBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +33,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,6 +68,18 @@ class SchedulingLoopTest {
   }
 
   private SchedulingLoop loop(long maxSessions, Runnable onFinished) throws IOException {
+    return loop(
+        new SchedulingLoop.Settings(Duration.ofMillis(5), maxSessions, Duration.ZERO), onFinished);
+  }
+
+  private SchedulingLoop loop(SchedulingLoop.Settings settings, Runnable onFinished)
+      throws IOException {
+    return loop(cluster, settings, onFinished);
+  }
+
+  private SchedulingLoop loop(
+      ClusterSource source, SchedulingLoop.Settings settings, Runnable onFinished)
+      throws IOException {
     state = new LoopState(new RunLog(null, null, false), cluster);
     state.addListener(
         new SchedulerMonitor.Listener() {
@@ -71,13 +90,13 @@ class SchedulingLoopTest {
         });
     return new SchedulingLoop(
         registry,
-        cluster,
+        source,
         cluster,
         new ConfFile(dir.resolve("scheduler.conf"), state::event),
         new PolicyDirectory(dir.resolve("policies"), state::event),
         () -> checker,
         state,
-        new SchedulingLoop.Settings(Duration.ofMillis(5), maxSessions, Duration.ZERO),
+        settings,
         Clock.systemUTC(),
         onFinished);
   }
@@ -313,28 +332,7 @@ class SchedulingLoopTest {
   @Test
   void session_keepsThePluginsItOpenedWith_changesApplyToTheNextOne() throws IOException {
     RecordingFactory replacement = new RecordingFactory("quota");
-    PluginFactory swapping =
-        new PluginFactory() {
-          @Override
-          public String name() {
-            return "quota";
-          }
-
-          @Override
-          public Plugin create(PluginArguments arguments) {
-            return new Plugin() {
-              @Override
-              public String name() {
-                return "quota";
-              }
-
-              @Override
-              public void onSessionOpen(Session session, Extensions extensions) {
-                registry.add(replacement, "q 2");
-              }
-            };
-          }
-        };
+    PluginFactory swapping = quotaDoing(() -> registry.add(replacement, "q 2"));
     registry.add(swapping, "q 1");
     SchedulingLoop loop = loop();
 
@@ -352,32 +350,15 @@ class SchedulingLoopTest {
     CountDownLatch entered = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     registry.add(
-        new PluginFactory() {
-          @Override
-          public String name() {
-            return "quota";
-          }
-
-          @Override
-          public Plugin create(PluginArguments arguments) {
-            return new Plugin() {
-              @Override
-              public String name() {
-                return "quota";
+        quotaDoing(
+            () -> {
+              entered.countDown();
+              try {
+                release.await(30, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
               }
-
-              @Override
-              public void onSessionOpen(Session session, Extensions extensions) {
-                entered.countDown();
-                try {
-                  release.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-              }
-            };
-          }
-        },
+            }),
         "q 1");
     SchedulingLoop loop = loop();
     loop.start();
@@ -459,5 +440,321 @@ class SchedulingLoopTest {
 
     assertThat(state.metrics().binds()).isEqualTo(1);
     assertThat(Lines.status(state.health(), state.metrics(), 0)).contains("binds 1,");
+  }
+
+  /** A quota plugin whose session opening runs {@code onOpen}. */
+  private static PluginFactory quotaDoing(Runnable onOpen) {
+    return new PluginFactory() {
+      @Override
+      public String name() {
+        return "quota";
+      }
+
+      @Override
+      public Plugin create(PluginArguments arguments) {
+        return new Plugin() {
+          @Override
+          public String name() {
+            return "quota";
+          }
+
+          @Override
+          public void onSessionOpen(Session session, Extensions extensions) {
+            onOpen.run();
+          }
+        };
+      }
+    };
+  }
+
+  @Test
+  void start_anErrorInASessionIsReportedAndTheLoopGoesOn() throws Exception {
+    AtomicInteger opened = new AtomicInteger();
+    registry.add(
+        quotaDoing(
+            () -> {
+              int n = opened.incrementAndGet();
+              if (n == 1) {
+                throw new StackOverflowError();
+              }
+              if (n == 2) {
+                throw new AssertionError("a plugin's own check");
+              }
+            }),
+        "q 1");
+    CountDownLatch finished = new CountDownLatch(1);
+    SchedulingLoop loop = loop(1, finished::countDown);
+
+    loop.start();
+
+    assertThat(finished.await(30, TimeUnit.SECONDS)).isTrue();
+    loop.stop(Duration.ofSeconds(30));
+    assertThat(reasons("SessionFailed"))
+        .hasSize(2)
+        .satisfiesExactly(
+            m -> assertThat(m).startsWith("session skipped: java.lang.StackOverflowError"),
+            m -> assertThat(m).contains("java.lang.AssertionError: a plugin's own check"));
+    assertThat(cluster.applied).hasSize(1);
+  }
+
+  @Test
+  void cycleSafely_outOfMemoryEndsTheLoopAndHealthSaysSo() throws IOException {
+    registry.add(
+        quotaDoing(
+            () -> {
+              throw new OutOfMemoryError("Java heap space");
+            }),
+        "q 1");
+    SchedulingLoop loop = loop();
+
+    assertThatThrownBy(loop::cycleSafely).isInstanceOf(OutOfMemoryError.class);
+
+    assertThat(state.health().live()).isFalse();
+    assertThat(state.health().state()).isEqualTo("failed");
+    assertThat(reasons("SchedulingFailed")).singleElement().asString().contains("Java heap space");
+  }
+
+  @Test
+  void health_isNotLiveWhileACycleOverrunsTheLivenessTimeout_andLiveAgainAfter() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger opened = new AtomicInteger();
+    registry.add(
+        quotaDoing(
+            () -> {
+              if (opened.incrementAndGet() == 2) {
+                entered.countDown();
+                try {
+                  release.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            }),
+        "q 1");
+    SchedulingLoop loop =
+        loop(
+            new SchedulingLoop.Settings(
+                Duration.ofMillis(5), 0, Duration.ZERO, Duration.ofMillis(300)),
+            null);
+    loop.start();
+    assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(state.health().live()).isTrue();
+
+    Thread.sleep(600);
+    Health stuck = state.health();
+    release.countDown();
+
+    assertThat(stuck.live()).isFalse();
+    assertThat(stuck.ready()).isFalse();
+    assertThat(stuck.reasons())
+        .anySatisfy(r -> assertThat(r).contains("has not finished a cycle since"));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!state.health().live() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(state.health().live()).isTrue();
+    loop.stop(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void cycle_anOversizedPodOrNodeIsRefusedByName_andTheRestIsScheduled() throws IOException {
+    registry.add(quota, "q 1");
+    ClusterSnapshot base = cluster.snapshot();
+    ClusterSnapshot withBadOnes =
+        new ClusterSnapshot(
+            List.of(
+                base.nodes().get(0),
+                NodeBuilder.node("huge").allocatable("cpu", "1e30", "memory", "8Gi").build(),
+                NodeBuilder.node("negative").allocatable("cpu", "4", "memory", "-1Gi").build()),
+            List.of(
+                PodBuilder.pod("ns/greedy")
+                    .annotation("scheduling.k8s.io/group-name", "pg1")
+                    .requests("cpu", "1", "memory", "9000Ei")
+                    .build(),
+                base.pods().get(0)),
+            base.podGroups(),
+            base.queues(),
+            base.info(),
+            base.now());
+    SchedulingLoop loop = loop(fixed(withBadOnes));
+
+    assertThat(loop.cycle()).isTrue();
+    loop.cycle();
+
+    assertThat(cluster.applied.get(0).binds())
+        .extracting(b -> b.pod() + "@" + b.node())
+        .containsExactly("ns/p1@n1");
+    assertThat(reasons("ObjectRefused"))
+        .containsExactly(
+            "Node huge is not scheduled: status.allocatable.cpu: 1e30 is too large; expected at"
+                + " most 9223372036854775.807 (Kubernetes' largest milli-value)",
+            "Node negative is not scheduled: status.allocatable.memory: -1Gi is negative;"
+                + " expected a quantity of at least 0",
+            "Pod ns/greedy is not scheduled: spec.containers[0].resources.requests.memory: 9000Ei"
+                + " is too large; expected at most 9223372036854775.807 (Kubernetes' largest"
+                + " milli-value)");
+    assertThat(cluster.applied.get(0).events())
+        .filteredOn(e -> e.reason().equals("ResourceOutOfRange"))
+        .extracting(e -> e.kind() + " " + e.object())
+        .containsExactly("Node huge", "Node negative", "Pod ns/greedy");
+    assertThat(state.health().ready()).isTrue();
+  }
+
+  /** The loop's cluster, but every snapshot is {@code snapshot}. */
+  private ClusterSource fixed(ClusterSnapshot snapshot) {
+    return () -> snapshot;
+  }
+
+  private SchedulingLoop loop(ClusterSource source) throws IOException {
+    return loop(source, new SchedulingLoop.Settings(Duration.ofMillis(5), 0, Duration.ZERO), null);
+  }
+
+  /** A checker that finds no errors and reads the name from a first line {@code policy NAME}. */
+  private static PolicyChecker namingChecker() {
+    return new PolicyChecker() {
+      @Override
+      public List<String> check(String fileName, String text) {
+        return List.of();
+      }
+
+      @Override
+      public String policyName(String fileName, String text) {
+        return text.lines().findFirst().orElse("").replace("policy ", "").trim();
+      }
+    };
+  }
+
+  @Test
+  void policies_aSecondFileDeclaringANameInForceIsRefused_andTheOneInForceStays()
+      throws IOException {
+    registry.add(quota, "q 1");
+    checker = namingChecker();
+    Path policies = dir.resolve("policies");
+    Files.writeString(policies.resolve("tidal.policy"), "policy tidal\nrules A\n");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    Files.writeString(policies.resolve("a-copy.policy"), "policy tidal\nrules B\n");
+    loop.cycle();
+
+    assertThat(quota.policiesSeen.get(1))
+        .containsExactly(Map.entry("tidal.policy", "policy tidal\nrules A\n"));
+    assertThat(reasons("PolicyRejected"))
+        .containsExactly(
+            "a-copy.policy:1:8: duplicate policy name 'tidal' (P500): tidal.policy declares it"
+                + " and stays in force");
+    assertThat(state.metrics().policyFilesInError()).containsExactly("a-copy.policy");
+
+    Files.delete(policies.resolve("tidal.policy"));
+    loop.cycle();
+
+    assertThat(quota.policiesSeen.get(2))
+        .containsExactly(Map.entry("a-copy.policy", "policy tidal\nrules B\n"));
+  }
+
+  @Test
+  void conf_aHugeFileIsRefusedUnread_andTheConfInForceStays() throws IOException {
+    registry.add(quota, "q 1");
+    SchedulingLoop loop = loop();
+    assertThat(loop.cycle()).isTrue();
+
+    conf("actions: \"" + "a".repeat(5 * 1024 * 1024) + "\"\n");
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(reasons("ConfRejected"))
+        .singleElement()
+        .asString()
+        .contains("scheduler.conf is too large: 5242892 bytes, at most 262144 are read")
+        .contains("stays in force");
+    assertThat(state.conf().actions()).containsExactly("enqueue", "allocate");
+  }
+
+  @Test
+  void policies_aFileThatIsNotUtf8IsRefusedAsThatFilesError_andTheOthersLoad() throws IOException {
+    registry.add(quota, "q 1");
+    checker = (file, text) -> List.of();
+    Path policies = dir.resolve("policies");
+    Files.writeString(policies.resolve("good.policy"), "policy good\n");
+    Files.write(policies.resolve("latin1.policy"), new byte[] {'p', 'o', (byte) 0xE9, '\n'});
+    SchedulingLoop loop = loop();
+
+    loop.cycle();
+    loop.cycle();
+
+    assertThat(reasons("PolicyRejected"))
+        .containsExactly("latin1.policy: not UTF-8 text (policy files are read as UTF-8)");
+    assertThat(state.policies()).containsOnlyKeys("good.policy");
+    assertThat(state.metrics().policyFilesInError()).containsExactly("latin1.policy");
+  }
+
+  @Test
+  void policies_aHugeFileIsRefusedUnread() throws IOException {
+    registry.add(quota, "q 1");
+    checker = (file, text) -> List.of();
+    Files.writeString(dir.resolve("policies/huge.policy"), "#".repeat(1_000_001));
+    SchedulingLoop loop = loop();
+
+    loop.cycle();
+
+    assertThat(reasons("PolicyRejected"))
+        .containsExactly("huge.policy: too large: 1000001 bytes, at most 1000000 are read");
+    assertThat(state.policies()).isEmpty();
+  }
+
+  @Test
+  void cycle_aMissingOptionalPluginIsWarnedOnceWithTheNearestName_untilItIsLoaded()
+      throws IOException {
+    registry.add(new RecordingFactory("binpack"), "b 1");
+    conf(
+        """
+        actions: "enqueue, allocate"
+        tiers:
+        - plugins:
+          - name: bnipack
+            optional: true
+        """);
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isTrue();
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(reasons("PluginSkipped"))
+        .containsExactly(
+            "plugin \"bnipack\" (tiers[0]) is optional and not loaded: sessions run without it"
+                + " (did you mean \"binpack\"?)");
+    registry.add(new RecordingFactory("bnipack"), "x 1");
+    loop.cycle();
+    registry.remove("bnipack");
+    loop.cycle();
+    assertThat(reasons("PluginSkipped")).hasSize(2);
+  }
+
+  @Test
+  void cycleSafely_theSameFailureEveryCycleIsReportedOnce_andReadinessSaysWhy() throws IOException {
+    AtomicInteger opened = new AtomicInteger();
+    registry.add(
+        quotaDoing(
+            () -> {
+              if (opened.incrementAndGet() <= 3) {
+                throw new IllegalStateException("broken plugin");
+              }
+            }),
+        "q 1");
+    SchedulingLoop loop = loop();
+
+    for (int i = 0; i < 3; i++) {
+      loop.cycleSafely();
+    }
+    assertThat(state.health().ready()).isFalse();
+    assertThat(state.health().reasons())
+        .singleElement()
+        .asString()
+        .startsWith("the last session failed: java.lang.IllegalStateException: broken plugin");
+    loop.cycleSafely();
+
+    assertThat(reasons("SessionFailed")).hasSize(1);
+    assertThat(reasons("SchedulingResumed")).hasSize(1);
+    assertThat(state.health().ready()).isTrue();
   }
 }

@@ -4,6 +4,7 @@ import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
 
 /**
  * Publishes the {@code capacity-card} plugin. The factory outlives sessions, so it keeps the memory
@@ -12,6 +13,7 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(
     service = PluginFactory.class,
+    configurationPolicy = ConfigurationPolicy.IGNORE,
     property = PluginFactory.NAME_PROPERTY + "=" + CapacityCardPlugin.NAME)
 public final class CapacityCardPluginFactory implements PluginFactory {
 

@@ -4,6 +4,7 @@ import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
 
 /**
  * Publishes the {@code capacity} plugin. The factory outlives sessions, so it owns the memory of
@@ -12,6 +13,7 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(
     service = PluginFactory.class,
+    configurationPolicy = ConfigurationPolicy.IGNORE,
     property = PluginFactory.NAME_PROPERTY + "=" + CapacityPlugin.NAME)
 public final class CapacityPluginFactory implements PluginFactory {
 

@@ -4,6 +4,7 @@ import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
 
 /**
  * Publishes the {@code resourcequota} plugin; it takes no arguments and ignores unknown keys, as
@@ -11,6 +12,7 @@ import org.osgi.service.component.annotations.Component;
  */
 @Component(
     service = PluginFactory.class,
+    configurationPolicy = ConfigurationPolicy.IGNORE,
     property = PluginFactory.NAME_PROPERTY + "=" + ResourceQuotaPlugin.NAME)
 public final class ResourceQuotaPluginFactory implements PluginFactory {
 
