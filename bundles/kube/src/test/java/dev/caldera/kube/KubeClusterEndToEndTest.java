@@ -213,6 +213,30 @@ class KubeClusterEndToEndTest {
     }
   }
 
+  @Test
+  void aNodeWithAnAllocatableOutOfRange_isLeftOut_andTheEventIsOnTheNode() throws Exception {
+    api.node("good", "4", "8Gi");
+    api.node("bad", "-4", "8Gi");
+    api.queue("default", 1);
+    api.pod("ns1", "p").requests("1", "1Gi").create();
+
+    try (KubeCluster cluster = api.cluster("a");
+        KubeRunner runner = runner(cluster, SchedulerConf.DEFAULT_CONF)) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      runner.start();
+      await("the pod bound", () -> "good".equals(api.nodeOf("ns1", "p")));
+      await(
+          "an event on the node",
+          () ->
+              api.kubectl.events().v1().events().inAnyNamespace().list().getItems().stream()
+                  .anyMatch(
+                      e ->
+                          "Node".equals(e.getRegarding().getKind())
+                              && "bad".equals(e.getRegarding().getName())
+                              && "ResourceOutOfRange".equals(e.getReason())));
+    }
+  }
+
   private List<Event> events(String namespace) {
     return api.kubectl.events().v1().events().inNamespace(namespace).list().getItems();
   }

@@ -460,6 +460,11 @@ final class KubeWriter {
             Queue q = cache.queue(e.object());
             yield q == null ? null : ref(VOLCANO_API, "Queue", null, q.name(), q.metadata().uid());
           }
+          case "Node" -> {
+            // e.g. a node refused for an allocatable out of range: said on the node itself.
+            dev.caldera.api.model.Node n = cache.node(e.object());
+            yield n == null ? null : ref("v1", "Node", null, n.name(), n.metadata().uid());
+          }
           default -> null;
         };
     if (regarding == null) {
