@@ -171,7 +171,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--kube-write-concurrency",
       paramLabel = "N",
-      defaultValue = "16",
+      defaultValue = "64",
       description =
           "With a cluster: binds, evictions, status writes and events in flight at once"
               + " (default: ${DEFAULT-VALUE}).")

