@@ -132,10 +132,12 @@ public final class StartupBench {
     try {
       w.create();
       watch = new Watch(kubectl, w.pods());
+      File log = File.createTempFile("startup-bench-scheduler", ".log");
+      System.out.println("scheduler output: " + log);
       long start = System.nanoTime();
       scheduler =
           new ProcessBuilder("sh", "-c", "exec " + launch)
-              .redirectOutput(new File("startup-bench-scheduler.log"))
+              .redirectOutput(log)
               .redirectErrorStream(true)
               .start();
       watch.awaitAllBound(Duration.ofMinutes(5));
