@@ -52,6 +52,9 @@ final class ClusterCache {
   private final Map<String, Namespace> namespaces = new LinkedHashMap<>();
   private final Map<String, String> bindsInFlight = new HashMap<>();
 
+  /** Node name → keys of the pods with a bind in flight to it (the index of the map above). */
+  private final Map<String, Set<String>> bindsInFlightByNode = new HashMap<>();
+
   /** Node name → keys of the pods the informers show on it (any phase). */
   private final Map<String, Set<String>> podsByNode = new HashMap<>();
 
@@ -109,7 +112,7 @@ final class ClusterCache {
       podsByNode.computeIfAbsent(p.nodeName(), n -> new LinkedHashSet<>()).add(p.key());
     }
     if (!p.nodeName().isEmpty()) {
-      bindsInFlight.remove(p.key());
+      endBindLocked(p.key());
     }
     if (p.metadata().deletionTimestamp() != null) {
       evictionsInFlight.remove(p.key());
@@ -121,7 +124,7 @@ final class ClusterCache {
     if (old != null) {
       unplace(old);
     }
-    bindsInFlight.remove(key);
+    endBindLocked(key);
     evictionsInFlight.remove(key);
   }
 
@@ -248,6 +251,17 @@ final class ClusterCache {
     return queues.get(name);
   }
 
+  private void endBindLocked(String podKey) {
+    String node = bindsInFlight.remove(podKey);
+    if (node != null) {
+      Set<String> onNode = bindsInFlightByNode.get(node);
+      onNode.remove(podKey);
+      if (onNode.isEmpty()) {
+        bindsInFlightByNode.remove(node);
+      }
+    }
+  }
+
   /** What {@link #claimBind} found. */
   record BindClaim(boolean claimed, String overcommit) {
     static final BindClaim CLAIMED = new BindClaim(true, null);
@@ -273,6 +287,7 @@ final class ClusterCache {
       }
     }
     bindsInFlight.put(pod.key(), node);
+    bindsInFlightByNode.computeIfAbsent(node, k -> new LinkedHashSet<>()).add(pod.key());
     return BindClaim.CLAIMED;
   }
 
@@ -284,13 +299,12 @@ final class ClusterCache {
         used.add(p.request());
       }
     }
-    bindsInFlight.forEach(
-        (key, target) -> {
-          Pod p = pods.get(key);
-          if (target.equals(node.name()) && p != null && p.nodeName().isEmpty()) {
-            used.add(p.request());
-          }
-        });
+    for (String key : bindsInFlightByNode.getOrDefault(node.name(), Set.of())) {
+      Pod p = pods.get(key);
+      if (p != null && p.nodeName().isEmpty()) {
+        used.add(p.request());
+      }
+    }
     Resource wanted = pod.request();
     List<String> over = new ArrayList<>();
     for (Map.Entry<String, Quantity> a : new TreeMap<>(node.allocatable()).entrySet()) {
@@ -323,7 +337,7 @@ final class ClusterCache {
   }
 
   synchronized void endBind(String podKey) {
-    bindsInFlight.remove(podKey);
+    endBindLocked(podKey);
   }
 
   /** Marks an eviction as sent; false if one is already in flight for the pod. */
