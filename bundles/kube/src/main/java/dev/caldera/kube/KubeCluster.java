@@ -36,9 +36,6 @@ import java.util.function.BooleanSupplier;
  */
 public final class KubeCluster implements ClusterSource, ClusterWriter, AutoCloseable {
 
-  /** How long {@link #status()} waits for the cache to receive a list the informers hold. */
-  private static final Duration DELIVERY_WAIT = Duration.ofSeconds(2);
-
   private final KubeBackend backend;
   private final KubeOptions options;
   private volatile LeaderElection election;
@@ -102,7 +99,7 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   public SourceStatus status() {
     SourceStatus cache;
     try {
-      cache = backend.status(DELIVERY_WAIT);
+      cache = backend.status();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return SourceStatus.notReady("interrupted while waiting for the cache");

@@ -163,13 +163,17 @@ public final class MockApi implements AutoCloseable {
 
   /** A {@link KubeCluster} with test timings, then {@code options} applied. */
   KubeCluster cluster(String identity, java.util.function.Consumer<KubeOptions.Builder> options) {
-    KubeOptions.Builder b =
-        KubeOptions.builder()
-            .identity(identity)
-            .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
-            .metricsInterval(Duration.ZERO);
+    KubeOptions.Builder b = testOptions(identity);
     options.accept(b);
     return KubeCluster.connect(schedulerClient(null), b.build());
+  }
+
+  /** Test timings: quick backoff, no metrics polling. */
+  private static KubeOptions.Builder testOptions(String identity) {
+    return KubeOptions.builder()
+        .identity(identity)
+        .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
+        .metricsInterval(Duration.ZERO);
   }
 
   /**
@@ -195,12 +199,7 @@ public final class MockApi implements AutoCloseable {
                   }
                   task.run();
                 });
-    KubeOptions.Builder b =
-        KubeOptions.builder()
-            .identity(identity)
-            .backoff(Duration.ofMillis(20), Duration.ofMillis(200))
-            .metricsInterval(Duration.ZERO);
-    return KubeCluster.connect(schedulerClient(slow), b.build());
+    return KubeCluster.connect(schedulerClient(slow), testOptions(identity).build());
   }
 
   // ---- objects -------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ public final class ApiErrors {
     Throwable c = cause(t);
     // fabric8 wraps the exception that carries the status in one without it ("An error has
     // occurred."): the first in the chain with an HTTP answer speaks for all.
-    for (Throwable x = c; x != null; x = x.getCause() == x ? null : x.getCause()) {
+    for (Throwable x = c; x != null; x = x.getCause()) {
       if (x instanceof KubernetesClientException k && (k.getCode() != 0 || k.getStatus() != null)) {
         return describe(k);
       }

@@ -10,7 +10,6 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
-import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.admission.Admission;
@@ -19,12 +18,14 @@ import dev.caldera.framework.admission.PodCopies;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The scheduler's view of the cluster: what the informers delivered, already converted to the
@@ -44,7 +45,7 @@ final class ClusterCache {
   private final Map<String, PodGroup> podGroups = new LinkedHashMap<>();
   private final Map<String, int[]> podGroupCounts = new HashMap<>();
   private final Map<String, Queue> queues = new LinkedHashMap<>();
-  private final Set<String> queuesWithoutState = new java.util.HashSet<>();
+  private final Set<String> queuesWithoutState = new HashSet<>();
   private final Map<String, PriorityClass> priorityClasses = new LinkedHashMap<>();
   private final Map<String, String> preemptionPolicies = new HashMap<>();
   private final Map<String, PodDisruptionBudget> pdbs = new LinkedHashMap<>();
@@ -61,7 +62,7 @@ final class ClusterCache {
   private final Map<String, Instant> evictionsInFlight = new HashMap<>();
 
   /** Informers whose list is being handed over (between fabric8's onBeforeList and onList). */
-  private final Set<String> listing = new java.util.TreeSet<>();
+  private final Set<String> listing = new TreeSet<>();
 
   private Map<String, NodeMetrics> metrics = Map.of();
   private Map<String, String> policies = Map.of();
@@ -90,7 +91,7 @@ final class ClusterCache {
       if (left <= 0) {
         return false;
       }
-      java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(this, left);
+      TimeUnit.NANOSECONDS.timedWait(this, left);
     }
     return true;
   }
@@ -110,8 +111,6 @@ final class ClusterCache {
     }
     if (!p.nodeName().isEmpty()) {
       podsByNode.computeIfAbsent(p.nodeName(), n -> new LinkedHashSet<>()).add(p.key());
-    }
-    if (!p.nodeName().isEmpty()) {
       endBindLocked(p.key());
     }
     if (p.metadata().deletionTimestamp() != null) {
@@ -306,14 +305,14 @@ final class ClusterCache {
       }
     }
     Resource wanted = pod.request();
+    Resource allocatables = Resource.fromList(node.allocatable());
     List<String> over = new ArrayList<>();
-    for (Map.Entry<String, Quantity> a : new TreeMap<>(node.allocatable()).entrySet()) {
-      String name = a.getKey();
+    for (String name : new TreeSet<>(node.allocatable().keySet())) {
       double need = wanted.get(name);
       if (need <= 0) {
         continue;
       }
-      double allocatable = Resource.fromList(Map.of(name, a.getValue())).get(name);
+      double allocatable = allocatables.get(name);
       if (used.get(name) + need > allocatable + Resource.EPSILON) {
         over.add(
             name

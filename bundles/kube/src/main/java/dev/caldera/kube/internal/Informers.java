@@ -32,7 +32,6 @@ final class Informers implements AutoCloseable {
   private final ClusterCache cache;
   private final Counters counters;
   private final Map<String, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
-
   private final List<CompletableFuture<Void>> started = new ArrayList<>();
   private SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
   private SharedIndexInformer<GenericKubernetesResource> podGroups;
@@ -123,21 +122,6 @@ final class Informers implements AutoCloseable {
     return out;
   }
 
-  /**
-   * Names of the informers whose last list the cache has not received in full: fabric8 hands listed
-   * objects to event handlers asynchronously, so an informer that has synced may still be
-   * delivering its first list (or a relist after an expired watch) to the cache. Empty once the
-   * cache holds every object of every informer's last list.
-   */
-  List<String> delivering() {
-    return cache.listing();
-  }
-
-  /** Waits until {@link #delivering()} is empty; false on timeout. */
-  boolean awaitDelivered(long timeout, TimeUnit unit) throws InterruptedException {
-    return cache.awaitListsDelivered(unit.toNanos(timeout));
-  }
-
   /** Waits until every informer has listed once; false on timeout. */
   boolean awaitSync(long timeout, TimeUnit unit) throws InterruptedException {
     CompletableFuture<Void> all;
@@ -204,16 +188,12 @@ final class Informers implements AutoCloseable {
           counters.watchErrors.increment();
           LOG.log(
               Level.WARNING,
-              () -> "informer " + name + ": " + describe(t) + "; retrying with backoff");
+              () -> "informer " + name + ": " + ApiErrors.describe(t) + "; retrying with backoff");
           return true;
         });
     informers.put(name, informer);
     started.add(informer.start().toCompletableFuture());
     return informer;
-  }
-
-  private static String describe(Throwable t) {
-    return ApiErrors.describe(t);
   }
 
   /**

@@ -35,6 +35,12 @@ public final class KubeBackend implements AutoCloseable {
     }
   }
 
+  /**
+   * How long a status check or a snapshot waits for the cache to receive a list the informers are
+   * handing over.
+   */
+  private static final Duration DELIVERY_WAIT = Duration.ofSeconds(2);
+
   private final KubernetesClient client;
   private final Settings settings;
   private final Clock clock;
@@ -108,8 +114,7 @@ public final class KubeBackend implements AutoCloseable {
     if (!informers.awaitSync(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       return false;
     }
-    long left = Math.max(0, deadline - System.nanoTime());
-    return informers.awaitDelivered(left, TimeUnit.NANOSECONDS);
+    return cache.awaitListsDelivered(Math.max(0, deadline - System.nanoTime()));
   }
 
   public boolean synced() {
@@ -135,9 +140,9 @@ public final class KubeBackend implements AutoCloseable {
 
   /**
    * Ready once every informer has listed and the cache holds each informer's last list in full;
-   * waits up to {@code wait} for the cache to catch up. Not ready (with the reason) otherwise.
+   * waits up to two seconds for the cache to catch up. Not ready (with the reason) otherwise.
    */
-  public SourceStatus status(Duration wait) throws InterruptedException {
+  public SourceStatus status() throws InterruptedException {
     List<String> unsynced = informers.unsynced();
     if (!unsynced.isEmpty()) {
       // Only Volcano's kinds left: most likely their CRDs are missing, not slow.
@@ -148,9 +153,9 @@ public final class KubeBackend implements AutoCloseable {
               + " to list"
               + (onlyVolcano ? " (are Volcano's Queue and PodGroup CRDs installed?)" : ""));
     }
-    if (!informers.awaitDelivered(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+    if (!cache.awaitListsDelivered(DELIVERY_WAIT.toNanos())) {
       return SourceStatus.notReady(
-          "the cache is still receiving the list of " + String.join(", ", informers.delivering()));
+          "the cache is still receiving the list of " + String.join(", ", cache.listing()));
     }
     return SourceStatus.ready();
   }
@@ -167,7 +172,7 @@ public final class KubeBackend implements AutoCloseable {
       throw new IllegalStateException(
           "the informers have not synced yet: " + String.join(", ", informers.unsynced()));
     }
-    long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+    long deadline = System.nanoTime() + DELIVERY_WAIT.toNanos();
     while (true) {
       try {
         return cache.snapshot(settings.schedulerNames(), clock.instant());

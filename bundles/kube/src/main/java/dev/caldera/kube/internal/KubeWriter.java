@@ -162,12 +162,12 @@ final class KubeWriter {
                 return;
               }
               cache.endBind(podKey);
-              if (cause(t) instanceof NotLeader) {
+              if (ApiErrors.cause(t) instanceof NotLeader) {
                 counters.bindsDropped.increment();
                 return;
               }
               counters.bindsFailed.increment();
-              bindFailed(pod, node, message(t));
+              bindFailed(pod, node, ApiErrors.describe(t));
             });
   }
 
@@ -205,9 +205,11 @@ final class KubeWriter {
                 return;
               }
               cache.endEviction(podKey);
-              if (!(cause(t) instanceof NotLeader)) {
+              if (!(ApiErrors.cause(t) instanceof NotLeader)) {
                 counters.evictionsFailed.increment();
-                LOG.log(Level.WARNING, () -> "eviction of " + podKey + " failed: " + message(t));
+                LOG.log(
+                    Level.WARNING,
+                    () -> "eviction of " + podKey + " failed: " + ApiErrors.describe(t));
               }
             });
   }
@@ -429,9 +431,11 @@ final class KubeWriter {
                 return;
               }
               revert.run();
-              if (!(cause(t) instanceof NotLeader)) {
+              if (!(ApiErrors.cause(t) instanceof NotLeader)) {
                 counters.statusWriteFailures.increment();
-                LOG.log(Level.WARNING, () -> "status write " + key + " failed: " + message(t));
+                LOG.log(
+                    Level.WARNING,
+                    () -> "status write " + key + " failed: " + ApiErrors.describe(t));
               }
             });
   }
@@ -526,14 +530,6 @@ final class KubeWriter {
 
   private String json(Object o) {
     return client.getKubernetesSerialization().asJson(o);
-  }
-
-  private static Throwable cause(Throwable t) {
-    return ApiErrors.cause(t);
-  }
-
-  private static String message(Throwable t) {
-    return ApiErrors.describe(t);
   }
 
   /** A write not sent because this replica is no longer the leader. */

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -137,9 +136,7 @@ final class WriteQueue implements AutoCloseable {
 
   /** Whether {@code t} is worth another attempt: I/O errors, HTTP 429 and 5xx. */
   static boolean isTransient(Throwable t) {
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
+    t = ApiErrors.cause(t);
     if (t instanceof TransientException) {
       return true;
     }
