@@ -50,70 +50,69 @@ public final class Prometheus {
     return p.out.toString();
   }
 
+  /** The loop's own families (only the plugin gauge when no loop runs). */
   private void loop(LoopMetrics m, int pluginsLoaded) {
-    Prometheus p = this;
-    p.header("caldera_plugins_loaded", "gauge", "Plugin factories registered now.");
-    p.sample("caldera_plugins_loaded", List.of(), pluginsLoaded);
+    header("caldera_plugins_loaded", "gauge", "Plugin factories registered now.");
+    sample("caldera_plugins_loaded", List.of(), pluginsLoaded);
     if (m == null) {
       return;
     }
-    p.counter("caldera_sessions_total", "Scheduling sessions run.", m.sessions());
-    p.histogram(
+    counter("caldera_sessions_total", "Scheduling sessions run.", m.sessions());
+    histogram(
         "caldera_session_duration_seconds",
         "Time a session took, from opening on the snapshot to its decisions.",
         m.sessionSeconds());
-    p.counter(
+    counter(
         "caldera_binds_total",
         "Pods bound to nodes: on a real cluster, bindings the API server accepted.",
         m.binds());
-    p.counter(
+    counter(
         "caldera_evictions_total",
         "Pods evicted by preempt and reclaim: on a real cluster, evictions the API server accepted.",
         m.evictions());
 
-    p.header("caldera_pending_tasks", "gauge", "Tasks pending after the last session, per queue.");
-    m.pendingTasks().forEach((q, n) -> p.sample("caldera_pending_tasks", List.of("queue", q), n));
-    p.perQueue("caldera_queue_allocated", "Resources allocated to the queue.", m.queueAllocated());
-    p.perQueue("caldera_queue_deserved", "The queue's deserved resources.", m.queueDeserved());
-    p.perQueue("caldera_queue_capability", "The queue's resource capability.", m.queueCapability());
+    header("caldera_pending_tasks", "gauge", "Tasks pending after the last session, per queue.");
+    m.pendingTasks().forEach((q, n) -> sample("caldera_pending_tasks", List.of("queue", q), n));
+    perQueue("caldera_queue_allocated", "Resources allocated to the queue.", m.queueAllocated());
+    perQueue("caldera_queue_deserved", "The queue's deserved resources.", m.queueDeserved());
+    perQueue("caldera_queue_capability", "The queue's resource capability.", m.queueCapability());
 
-    p.header("caldera_plugin_loads_total", "counter", "Times a bundle providing the plugin came.");
+    header("caldera_plugin_loads_total", "counter", "Times a bundle providing the plugin came.");
     m.pluginLoads()
-        .forEach((n, c) -> p.sample("caldera_plugin_loads_total", List.of("plugin", n), c));
-    p.header(
+        .forEach((n, c) -> sample("caldera_plugin_loads_total", List.of("plugin", n), c));
+    header(
         "caldera_plugin_unloads_total", "counter", "Times the bundle providing the plugin went.");
     m.pluginUnloads()
-        .forEach((n, c) -> p.sample("caldera_plugin_unloads_total", List.of("plugin", n), c));
+        .forEach((n, c) -> sample("caldera_plugin_unloads_total", List.of("plugin", n), c));
 
-    p.counter(
+    counter(
         "caldera_policy_rejections_total",
         "Policy file versions refused for errors.",
         m.policyErrors());
-    p.header(
+    header(
         "caldera_policy_errors",
         "gauge",
         "1 for each policy file whose current text has errors; its last good version, if any,"
             + " stays in force.");
     for (String file : m.policyFilesInError()) {
-      p.sample("caldera_policy_errors", List.of("file", file), 1);
+      sample("caldera_policy_errors", List.of("file", file), 1);
     }
-    p.header("caldera_conf_reloads_total", "counter", "Conf file versions read, by outcome.");
-    p.sample("caldera_conf_reloads_total", List.of("result", "accepted"), m.confReloads());
-    p.sample("caldera_conf_reloads_total", List.of("result", "rejected"), m.confRejections());
-    p.counter(
-        "caldera_bundle_errors_total", "Bundles refused or left unresolved.", m.bundleErrors());
+    header("caldera_conf_reloads_total", "counter", "Conf file versions read, by outcome.");
+    sample("caldera_conf_reloads_total", List.of("result", "accepted"), m.confReloads());
+    sample("caldera_conf_reloads_total", List.of("result", "rejected"), m.confRejections());
+    counter("caldera_bundle_errors_total", "Bundles refused or left unresolved.", m.bundleErrors());
 
-    p.header(
+    header(
         "caldera_scheduling_held",
         "gauge",
         "1 while no session runs because the conf names something that is not loaded.");
-    p.sample("caldera_scheduling_held", List.of(), m.held() ? 1 : 0);
-    p.header(
+    sample("caldera_scheduling_held", List.of(), m.held() ? 1 : 0);
+    header(
         "caldera_scheduling_held_plugin",
         "gauge",
         "1 for each plugin the conf names that is missing while scheduling is held.");
     for (String plugin : m.heldPlugins()) {
-      p.sample("caldera_scheduling_held_plugin", List.of("plugin", plugin), 1);
+      sample("caldera_scheduling_held_plugin", List.of("plugin", plugin), 1);
     }
   }
 
