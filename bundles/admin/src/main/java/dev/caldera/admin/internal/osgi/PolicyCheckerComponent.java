@@ -1,5 +1,6 @@
 package dev.caldera.admin.internal.osgi;
 
+import dev.caldera.dsl.CompileResult;
 import dev.caldera.dsl.Diagnostic;
 import dev.caldera.dsl.PolicyCompiler;
 import dev.caldera.framework.loop.PolicyChecker;
@@ -14,15 +15,27 @@ import org.osgi.service.component.annotations.Component;
 @Component(service = PolicyChecker.class)
 public final class PolicyCheckerComponent implements PolicyChecker {
 
+  /** The loop asks {@link #check} and then {@link #policyName} of the same text: compile once. */
+  private record Compiled(String fileName, String text, CompileResult result) {}
+
+  private volatile Compiled last;
+
   @Override
   public List<String> check(String fileName, String text) {
-    return PolicyCompiler.compile(fileName, text).diagnostics().stream()
-        .map(Diagnostic::headline)
-        .toList();
+    return compile(fileName, text).diagnostics().stream().map(Diagnostic::headline).toList();
   }
 
   @Override
   public String policyName(String fileName, String text) {
-    return PolicyCompiler.compile(fileName, text).policyName();
+    return compile(fileName, text).policyName();
+  }
+
+  private CompileResult compile(String fileName, String text) {
+    Compiled c = last;
+    if (c == null || !c.fileName().equals(fileName) || !c.text().equals(text)) {
+      c = new Compiled(fileName, text, PolicyCompiler.compile(fileName, text));
+      last = c;
+    }
+    return c.result();
   }
 }
