@@ -51,9 +51,26 @@ public final class CalderaCommand implements Runnable {
 
   /** Runs the command line and exits with its code. */
   public static void main(String[] args) {
+    widenCommonPool();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
     System.exit(commandLine(out, err).execute(args));
+  }
+
+  private static final String COMMON_POOL_PARALLELISM =
+      "java.util.concurrent.ForkJoinPool.common.parallelism";
+
+  /**
+   * On one or two CPUs (a small container) the common pool's parallelism is 1, and then every
+   * asynchronous {@code CompletableFuture} step without an executor starts a thread of its own: the
+   * JDK HTTP client takes one such step per request, which made 2,200 threads for 1,000 binds
+   * (issue 12). Must run before anything uses the common pool; an explicit setting wins.
+   */
+  static void widenCommonPool() {
+    if (System.getProperty(COMMON_POOL_PARALLELISM) == null
+        && Runtime.getRuntime().availableProcessors() <= 2) {
+      System.setProperty(COMMON_POOL_PARALLELISM, "2");
+    }
   }
 
   /**

@@ -143,6 +143,31 @@ class KubeClusterFailureTest {
   }
 
   @Test
+  void stopping_sendsTheWritesOfSessionsAlreadyRun() throws Exception {
+    api.node("n1", "32", "64Gi");
+    int pods = 20;
+    SessionResult.Bind[] binds = new SessionResult.Bind[pods];
+    for (int i = 0; i < pods; i++) {
+      api.pod("ns1", "p" + i).requests("1", "1Gi").create();
+      // Each bind fails once: at the stop most are queued or waiting for their retry.
+      api.dispatcher.fail("POST", "/namespaces/ns1/pods/p" + i + "/binding", 500, 1);
+      binds[i] = new SessionResult.Bind("ns1/p" + i, "n1");
+    }
+    KubeCluster cluster = api.cluster("a", b -> b.writeConcurrency(1));
+    assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+    await("the pods", () -> cluster.snapshot().pods().size() == pods);
+
+    cluster.apply(binds(binds));
+    cluster.close();
+
+    for (int i = 0; i < pods; i++) {
+      assertThat(api.nodeOf("ns1", "p" + i)).as("p" + i).isEqualTo("n1");
+    }
+    assertThat(cluster.counters().bindsSucceeded()).isEqualTo(pods);
+    assertThat(cluster.counters().bindsDropped()).isZero();
+  }
+
+  @Test
   void podOrNodeGone_failsTheBindWithoutARequest() throws Exception {
     api.node("n1", "4", "8Gi");
     api.pod("ns1", "p").requests("1", "1Gi").create();

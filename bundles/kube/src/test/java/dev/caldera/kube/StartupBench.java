@@ -142,6 +142,15 @@ public final class StartupBench {
               .start();
       watch.awaitAllBound(Duration.ofMinutes(5));
       watch.report("API server " + kubectl.getMasterUrl() + ", scheduler: " + launch, start, -1);
+      scheduler
+          .info()
+          .totalCpuDuration()
+          .ifPresent(
+              cpu ->
+                  System.out.printf(
+                      Locale.ROOT,
+                      "scheduler CPU until all bound: %.2f s%n",
+                      cpu.toMillis() / 1000.0));
     } finally {
       if (scheduler != null) {
         scheduler.descendants().forEach(ProcessHandle::destroy);
@@ -296,6 +305,18 @@ public final class StartupBench {
           Locale.ROOT,
           "binds/s from first to last: %.0f%n",
           times.size() > 1 ? (times.size() - 1) / seconds(last - first) : 0.0);
+      // Where the time went: pods seen bound per half second after the first bind.
+      StringBuilder timeline = new StringBuilder("bound per 0.5 s from the first bind:");
+      int i = 0;
+      for (long slot = first; i < times.size(); slot += 500_000_000L) {
+        int n = 0;
+        while (i < times.size() && times.get(i) < slot + 500_000_000L) {
+          n++;
+          i++;
+        }
+        timeline.append(' ').append(n);
+      }
+      System.out.println(timeline);
     }
 
     private static double seconds(long nanos) {

@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
 import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -146,8 +144,8 @@ final class EventRecorder {
               .withNote(note.length() > MAX_NOTE ? note.substring(0, MAX_NOTE) : note)
               .withRegarding(regarding)
               .build();
-      submit(
-          s, () -> client.events().v1().events().inNamespace(namespace).resource(event).create());
+      String body = client.getKubernetesSerialization().asJson(event);
+      submit(s, () -> ApiRequests.post(client, eventsPath(namespace), body));
     } else if (flush) {
       String patch =
           "{\"series\":{\"count\":"
@@ -155,17 +153,8 @@ final class EventRecorder {
               + ",\"lastObservedTime\":\""
               + MICRO_TIME.format(s.lastObserved)
               + "\"}}";
-      String name = s.name;
-      submit(
-          s,
-          () ->
-              client
-                  .events()
-                  .v1()
-                  .events()
-                  .inNamespace(namespace)
-                  .withName(name)
-                  .patch(PatchContext.of(PatchType.JSON_MERGE), patch));
+      String path = eventsPath(namespace) + "/" + s.name;
+      submit(s, () -> ApiRequests.mergePatch(client, path, patch));
     }
   }
 
@@ -180,6 +169,10 @@ final class EventRecorder {
                 counters.eventsDropped.increment();
               }
             });
+  }
+
+  private static String eventsPath(String namespace) {
+    return "/apis/events.k8s.io/v1/namespaces/" + namespace + "/events";
   }
 
   /** Events about cluster-scoped objects (queues, nodes) live in {@code default}. */

@@ -4,6 +4,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -19,6 +20,11 @@ import java.util.function.BooleanSupplier;
  * face is {@code dev.caldera.kube.KubeCluster}; this class keeps fabric8 out of it.
  */
 public final class KubeBackend implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(KubeBackend.class.getName());
+
+  /** How long {@link #close()} waits for the writes already queued. */
+  static final Duration STOP_DRAIN = Duration.ofSeconds(10);
 
   /** Everything the backend is configured with. */
   public record Settings(
@@ -212,8 +218,26 @@ public final class KubeBackend implements AutoCloseable {
         && eventWrites.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
   }
 
+  /**
+   * Closes the connection after the writes of the sessions already run have been sent, or after
+   * {@link #STOP_DRAIN} (well inside Kubernetes' default 30 s termination grace period): a bind or
+   * status dropped at stop would leave the server behind the scheduler's last decisions.
+   */
   @Override
   public synchronized void close() {
+    try {
+      if (!awaitWritesIdle(STOP_DRAIN)) {
+        LOG.log(
+            Level.WARNING,
+            () ->
+                counters.writesInFlight.sum()
+                    + " writes not sent within "
+                    + STOP_DRAIN.toSeconds()
+                    + " s of stopping; the next leader's sessions decide those pods again");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     if (poller != null) {
       poller.shutdownNow();
     }

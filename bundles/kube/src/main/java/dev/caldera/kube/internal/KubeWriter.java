@@ -8,17 +8,12 @@ import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.admission.Conditions;
 import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Instant;
@@ -29,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -162,7 +158,7 @@ final class KubeWriter {
                 return;
               }
               cache.endBind(podKey);
-              if (ApiErrors.cause(t) instanceof NotLeader) {
+              if (notSent(t)) {
                 counters.bindsDropped.increment();
                 return;
               }
@@ -205,7 +201,7 @@ final class KubeWriter {
                 return;
               }
               cache.endEviction(podKey);
-              if (!(ApiErrors.cause(t) instanceof NotLeader)) {
+              if (!notSent(t)) {
                 counters.evictionsFailed.increment();
                 LOG.log(
                     Level.WARNING,
@@ -282,22 +278,11 @@ final class KubeWriter {
     if (!nominated.isEmpty()) {
       status.put("nominatedNodeName", nominated);
     }
-    io.fabric8.kubernetes.api.model.Pod target =
-        new PodBuilder()
-            .withNewMetadata()
-            .withName(pod.name())
-            .withNamespace(pod.namespace())
-            .endMetadata()
-            .build();
     String patch = json(Map.of("status", status));
+    String path = "/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/status";
     statusWrite(
         "pod:" + podKey,
-        () ->
-            client
-                .pods()
-                .resource(target)
-                .subresource("status")
-                .patch(PatchContext.of(PatchType.JSON_MERGE), patch),
+        () -> ApiRequests.mergePatch(client, path, patch),
         () -> informers.resyncPod(podKey));
   }
 
@@ -332,18 +317,16 @@ final class KubeWriter {
     status.put("succeeded", s.succeeded());
     status.put("failed", s.failed());
     String patch = json(Map.of("status", status));
-    GenericKubernetesResource target =
-        new GenericKubernetesResourceBuilder()
-            .withApiVersion(VOLCANO_API)
-            .withKind("PodGroup")
-            .withNewMetadata()
-            .withName(pg.metadata().name())
-            .withNamespace(pg.metadata().namespace())
-            .endMetadata()
-            .build();
+    String path =
+        "/apis/"
+            + VOLCANO_API
+            + "/namespaces/"
+            + pg.metadata().namespace()
+            + "/podgroups/"
+            + pg.metadata().name();
     statusWrite(
         "podgroup:" + key,
-        () -> patchPodGroupStatus(target, patch),
+        () -> patchPodGroupStatus(path, patch),
         () -> informers.resyncPodGroup(key));
   }
 
@@ -351,17 +334,19 @@ final class KubeWriter {
    * Volcano's own PodGroup CRD has no status subresource (its scheduler replaces the whole object),
    * so where {@code podgroups/status} is not found the status goes through the object itself.
    */
-  private void patchPodGroupStatus(GenericKubernetesResource target, String patch) {
-    var podGroups = client.genericKubernetesResources(VolcanoConverter.POD_GROUPS);
+  private void patchPodGroupStatus(String path, String patch) {
     if (podGroupStatusSubresource) {
       try {
-        podGroups
-            .resource(target)
-            .subresource("status")
-            .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        ApiRequests.mergePatch(client, path + "/status", patch);
         return;
       } catch (KubernetesClientException e) {
-        if (e.getCode() != 404 || podGroups.resource(target).get() == null) {
+        if (e.getCode() != 404) {
+          throw e;
+        }
+        // Not found: the pod group itself is gone, or the CRD serves no status subresource.
+        try {
+          ApiRequests.mergePatch(client, path, patch);
+        } catch (KubernetesClientException gone) {
           throw e;
         }
         podGroupStatusSubresource = false;
@@ -369,9 +354,10 @@ final class KubeWriter {
             Level.INFO,
             "the PodGroup CRD has no status subresource (Volcano's CRD); writing status through"
                 + " the object");
+        return;
       }
     }
-    podGroups.resource(target).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+    ApiRequests.mergePatch(client, path, patch);
   }
 
   private void queueStatus(String name, Map<String, Quantity> allocated) {
@@ -395,22 +381,10 @@ final class KubeWriter {
       status.put("state", q.state());
     }
     String patch = json(Map.of("status", status));
-    GenericKubernetesResource target =
-        new GenericKubernetesResourceBuilder()
-            .withApiVersion(VOLCANO_API)
-            .withKind("Queue")
-            .withNewMetadata()
-            .withName(name)
-            .endMetadata()
-            .build();
+    String path = "/apis/" + VOLCANO_API + "/queues/" + name + "/status";
     statusWrite(
         "queue:" + name,
-        () ->
-            client
-                .genericKubernetesResources(VolcanoConverter.QUEUES)
-                .resource(target)
-                .subresource("status")
-                .patch(PatchContext.of(PatchType.JSON_MERGE), patch),
+        () -> ApiRequests.mergePatch(client, path, patch),
         () -> informers.resyncQueue(name));
   }
 
@@ -431,7 +405,7 @@ final class KubeWriter {
                 return;
               }
               revert.run();
-              if (!(ApiErrors.cause(t) instanceof NotLeader)) {
+              if (!notSent(t)) {
                 counters.statusWriteFailures.increment();
                 LOG.log(
                     Level.WARNING,
@@ -530,6 +504,15 @@ final class KubeWriter {
 
   private String json(Object o) {
     return client.getKubernetesSerialization().asJson(o);
+  }
+
+  /**
+   * Whether {@code t} says the write was not sent at all: this replica is no longer the leader, or
+   * the writer stopped before the write's turn (counted by the backend, not logged per write).
+   */
+  private static boolean notSent(Throwable t) {
+    Throwable cause = ApiErrors.cause(t);
+    return cause instanceof NotLeader || cause instanceof RejectedExecutionException;
   }
 
   /** A write not sent because this replica is no longer the leader. */
