@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
     description = "A batch scheduler for Kubernetes with Volcano's scheduling semantics.",
     subcommands = {
       SimulateCommand.class,
+      DiffCommand.class,
       BenchCommand.class,
       RunCommand.class,
       PolicyCommand.class,

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
  * N passed, N failed} line; with {@code --check} and several files only those lines are printed.
  * With {@code --output json|yaml} the verdict lines go to standard error so that standard output
  * holds only report documents. A malformed file prints one {@code error:} line and counts as
- * failed.
+ * failed. {@code --conf} and {@code --policies} replay every file under another conf or policy set.
  */
 @Command(
     name = "simulate",
@@ -54,6 +54,21 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Report format: table, json or yaml (default: ${DEFAULT-VALUE}).")
   ReportFormat output;
 
+  @Option(
+      names = "--conf",
+      paramLabel = "FILE",
+      description =
+          "Replay under this volcano-scheduler.conf instead of each file's own conf (e.g. a"
+              + " snapshot of a cluster under a conf you plan to apply).")
+  Path conf;
+
+  @Option(
+      names = "--policies",
+      paramLabel = "DIR",
+      description =
+          "Replay with the .policy files of this directory instead of each file's own policies.")
+  Path policies;
+
   @Parameters(
       arity = "1..*",
       paramLabel = "FILE|DIR",
@@ -72,6 +87,7 @@ final class SimulateCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "No scenario files (*.yaml, *.yml) in: " + paths);
     }
+    ScenarioLoader.Replay replay = ReplayOptions.read(spec, conf, policies);
     boolean several = files.size() > 1;
     boolean printReports = !(check && several);
     boolean printVerdicts = check || several;
@@ -86,7 +102,7 @@ final class SimulateCommand implements Callable<Integer> {
       Scenario scenario;
       ScenarioReport report;
       try {
-        scenario = ScenarioLoader.load(file);
+        scenario = ScenarioLoader.load(file, replay);
         // A fresh registry per scenario: factories keep state across sessions (warnings already
         // given, last good policies), which must not leak from one scenario into the next.
         report = new ScenarioRunner(Plugins.registry()).run(scenario);

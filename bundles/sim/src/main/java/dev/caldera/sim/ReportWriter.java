@@ -10,7 +10,7 @@ import dev.caldera.sim.internal.TableReport;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 
-/** Prints a {@link ScenarioReport} as a table, as JSON or as YAML. */
+/** Prints a {@link ScenarioReport} or a {@link ScenarioDiff} as a table, as JSON or as YAML. */
 public final class ReportWriter {
 
   private static final ObjectMapper JSON =
@@ -49,5 +49,79 @@ public final class ReportWriter {
       throw new UncheckedIOException(e);
     }
     out.flush();
+  }
+
+  /**
+   * Prints {@code d}: as a table one line per difference under a heading per kind, then a line with
+   * the count ({@code no changes} when there are none).
+   */
+  public static void write(ScenarioDiff d, ReportFormat format, PrintStream out) {
+    try {
+      switch (format) {
+        case TABLE -> DiffTable.write(d, out);
+        case JSON -> out.println(JSON.writeValueAsString(d.toTree()));
+        case YAML -> out.print(YAML.writeValueAsString(d.toTree()));
+        default -> throw new IllegalArgumentException(String.valueOf(format));
+      }
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+    out.flush();
+  }
+
+  /** The human form of a diff. */
+  private static final class DiffTable {
+    static void write(ScenarioDiff d, PrintStream out) {
+      if (!d.placements().isEmpty()) {
+        out.println("bound differently:");
+        d.placements()
+            .forEach(
+                p ->
+                    out.println(
+                        "  " + p.pod() + ": " + node(p.before()) + " -> " + node(p.after())));
+      }
+      if (!d.evictionsAdded().isEmpty()) {
+        out.println("evictions added:");
+        d.evictionsAdded().forEach(e -> out.println("  " + eviction(e)));
+      }
+      if (!d.evictionsRemoved().isEmpty()) {
+        out.println("evictions removed:");
+        d.evictionsRemoved().forEach(e -> out.println("  " + eviction(e)));
+      }
+      if (!d.queueAllocations().isEmpty()) {
+        out.println("queue allocated:");
+        d.queueAllocations()
+            .forEach(
+                a ->
+                    out.println(
+                        "  "
+                            + a.queue()
+                            + " "
+                            + a.resource()
+                            + ": "
+                            + ScenarioDiff.amount(a.before())
+                            + " -> "
+                            + ScenarioDiff.amount(a.after())));
+      }
+      if (!d.podGroupPhases().isEmpty()) {
+        out.println("pod group phase:");
+        d.podGroupPhases()
+            .forEach(
+                p -> out.println("  " + p.podGroup() + ": " + p.before() + " -> " + p.after()));
+      }
+      out.println(d.changed() ? d.size() + " changes" : "no changes");
+    }
+
+    private static String node(String n) {
+      return n == null ? "(not bound)" : n;
+    }
+
+    private static String eviction(dev.caldera.framework.SessionResult.Eviction e) {
+      return e.pod()
+          + " ("
+          + e.action()
+          + (e.forPod() == null || e.forPod().isEmpty() ? "" : ", for " + e.forPod())
+          + ")";
+    }
   }
 }

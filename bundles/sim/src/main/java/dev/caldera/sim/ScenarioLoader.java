@@ -56,6 +56,33 @@ public final class ScenarioLoader {
    * @throws ScenarioException with a one-line message naming the file, the object and the field
    */
   public static Scenario load(Path file) throws ScenarioException {
+    return load(file, Replay.AS_WRITTEN);
+  }
+
+  /**
+   * What to replay a scenario (a snapshot of a cluster) under instead of what the file says: null
+   * keeps the file's own. The conf is replaced before the objects are admitted, since admission
+   * depends on it (hierarchical queues).
+   *
+   * @param conf instead of the file's {@code conf}
+   * @param policies instead of the file's {@code policies} (file name → text)
+   */
+  public record Replay(SchedulerConf conf, Map<String, String> policies) {
+    /** The file as it is. */
+    public static final Replay AS_WRITTEN = new Replay(null, null);
+
+    public Replay {
+      policies =
+          policies == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(policies));
+    }
+  }
+
+  /**
+   * Loads and admits one scenario file under {@code replay}'s conf and policies.
+   *
+   * @throws ScenarioException with a one-line message naming the file, the object and the field
+   */
+  public static Scenario load(Path file, Replay replay) throws ScenarioException {
     String source = file.toString();
     String text;
     try {
@@ -82,6 +109,12 @@ public final class ScenarioLoader {
       throw new ScenarioException(source + ": conf: " + String.join("; ", e.problems()), e);
     }
     Map<String, String> policies = f.stringMap(root.get("policies"), "policies");
+    if (replay.conf() != null) {
+      conf = replay.conf();
+    }
+    if (replay.policies() != null) {
+      policies = replay.policies();
+    }
     if (Fields.absent(root.get("objects"))) {
       throw f.error("objects", "missing (expected a list of Kubernetes objects)");
     }
