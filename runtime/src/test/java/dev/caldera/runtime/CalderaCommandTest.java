@@ -2,10 +2,7 @@ package dev.caldera.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -15,21 +12,18 @@ class CalderaCommandTest {
 
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+  private final CommandRun cli = new CommandRun();
 
   private int run(String... args) {
-    PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
-    PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-    return CalderaCommand.commandLine(out, err).execute(args);
+    return cli.run(args);
   }
 
   private String out() {
-    return outBytes.toString(StandardCharsets.UTF_8);
+    return cli.out();
   }
 
   private String err() {
-    return errBytes.toString(StandardCharsets.UTF_8);
+    return cli.err();
   }
 
   private Path write(String name, String text) throws IOException {

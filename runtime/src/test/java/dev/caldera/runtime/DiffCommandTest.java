@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -28,21 +25,18 @@ class DiffCommandTest {
 
   @TempDir Path dir;
 
-  private final ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-  private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
+  private final CommandRun cli = new CommandRun();
 
   private int run(String... args) {
-    PrintStream out = new PrintStream(outBytes, true, StandardCharsets.UTF_8);
-    PrintStream err = new PrintStream(errBytes, true, StandardCharsets.UTF_8);
-    return CalderaCommand.commandLine(out, err).execute(args);
+    return cli.run(args);
   }
 
   private String out() {
-    return outBytes.toString(StandardCharsets.UTF_8);
+    return cli.out();
   }
 
   private String err() {
-    return errBytes.toString(StandardCharsets.UTF_8);
+    return cli.err();
   }
 
   /** Tidal where only inference may reclaim training: the unknown service may no longer. */
@@ -162,7 +156,7 @@ class DiffCommandTest {
     assertThat(run("simulate", SCENARIO.toString())).isEqualTo(1);
     assertThat(err()).contains("policy \"tidal\" is named in the arguments");
 
-    outBytes.reset();
+    cli.reset();
     assertThat(run("simulate", "--policies", SHIPPED_POLICIES.toString(), SCENARIO.toString()))
         .isZero();
     assertThat(out()).contains("evict     ai/train-1 by reclaim for ai/db-0");
