@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 /** Runs the {@code kubectl} on the {@code PATH}, for the tests of {@code runtime/deploy/}. */
 final class Kubectl {
 
-  private static final long TIMEOUT_SECONDS = 60;
+  /** Generous: on a loaded 2-core build machine one dry run has taken over a minute. */
+  private static final long TIMEOUT_SECONDS = 180;
 
   /** kubectl 1.21 was the first with a kustomize (v4) that takes directories as resources. */
   private static final int FIRST_KUSTOMIZE_MINOR = 21;

@@ -155,9 +155,6 @@ class KubectlDryRunTest {
       String message)
       throws Exception {
     List<HasMetadata> objects = standaloneWithAPodGroup();
-    Path intact = work.resolve("intact.yaml");
-    Files.writeString(intact, yaml(objects, kind, name, c -> {}));
-    assertThat(applyDryRun(intact).exitCode()).isZero();
     Path broken = work.resolve("broken.yaml");
     Files.writeString(broken, yaml(objects, kind, name, change));
 
