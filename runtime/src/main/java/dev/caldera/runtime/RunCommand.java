@@ -117,6 +117,29 @@ final class RunCommand implements Callable<Integer> {
       description = "Log file: events and one line per session (default: log/caldera.log).")
   Path log;
 
+  @Option(
+      names = "--log-format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description =
+          "text (default): one line per event, ISO-8601 UTC time, level, logger, message; json:"
+              + " one JSON object per line (time, level, logger, message). Console and file.")
+  String logFormat;
+
+  @Option(
+      names = "--log-max-bytes",
+      paramLabel = "BYTES",
+      defaultValue = "10485760",
+      description = "Rotate the log file at this size (default: 10 MiB).")
+  long logMaxBytes;
+
+  @Option(
+      names = "--log-keep",
+      paramLabel = "N",
+      defaultValue = "5",
+      description = "Rotated log files kept: FILE.1 (newest) to FILE.N (default: 5).")
+  int logKeep;
+
   @Option(names = "--verbose", description = "Also print one line per session.")
   boolean verbose;
 
@@ -177,6 +200,22 @@ final class RunCommand implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE}).")
   int kubeWriteConcurrency;
 
+  /** One clear error for a log option out of range. */
+  private void checkLogOptions() {
+    if (!logFormat.equalsIgnoreCase("text") && !logFormat.equalsIgnoreCase("json")) {
+      throw new ParameterException(
+          spec.commandLine(), "--log-format: expected text or json, got \"" + logFormat + "\"");
+    }
+    if (logMaxBytes < 1024) {
+      throw new ParameterException(
+          spec.commandLine(), "--log-max-bytes: expected at least 1024, got " + logMaxBytes);
+    }
+    if (logKeep < 0) {
+      throw new ParameterException(
+          spec.commandLine(), "--log-keep: expected 0 or more, got " + logKeep);
+    }
+  }
+
   /** The kube bundle's settings, or null for the embedded cluster. */
   private KubeRunOptions kubeOptions() {
     boolean kube = kubeconfig != null || inCluster;
@@ -221,6 +260,7 @@ final class RunCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException, InterruptedException {
+    checkLogOptions();
     Path home = home();
     Path bundles = home.resolve("bundles");
     if (!Files.isDirectory(bundles)) {
@@ -261,6 +301,9 @@ final class RunCommand implements Callable<Integer> {
                 ? statusInterval
                 : (shell ? Duration.ZERO : Duration.ofSeconds(5)),
             log != null ? log : home.resolve("log/caldera.log"),
+            logFormat,
+            logMaxBytes,
+            logKeep,
             verbose);
     return new OsgiLauncher(options, parent.out(), parent.err()).kube(kube).run();
   }

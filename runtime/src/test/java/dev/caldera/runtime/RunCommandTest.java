@@ -53,6 +53,16 @@ class RunCommandTest {
   }
 
   @Test
+  void aBadLogFormatOrRotationIsAUsageError() {
+    assertThat(run("--log-format", "yaml")).isEqualTo(2);
+    assertThat(err()).contains("--log-format: expected text or json, got \"yaml\"");
+    assertThat(run("--log-max-bytes", "10")).isEqualTo(2);
+    assertThat(err()).contains("--log-max-bytes: expected at least 1024, got 10");
+    assertThat(run("--log-keep", "-1")).isEqualTo(2);
+    assertThat(err()).contains("--log-keep: expected 0 or more, got -1");
+  }
+
+  @Test
   void aBadAdminAddressIsAUsageError() {
     assertThat(run("--admin-address", "localhost")).isEqualTo(2);
     assertThat(err()).contains("--admin-address: expected HOST:PORT or off, got localhost");

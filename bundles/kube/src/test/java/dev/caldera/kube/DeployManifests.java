@@ -11,13 +11,16 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * The manifests of {@code runtime/deploy/}, each document parsed with fabric8's serialization: a
- * kind fabric8 has a model class for loads as that class, anything else (Volcano's Queue) as a
- * {@code GenericKubernetesResource}.
+ * The manifests of {@code runtime/deploy/} ({@code crds/}, {@code base/}, {@code overlays/}), each
+ * document parsed with fabric8's serialization: a kind fabric8 has a model class for loads as that
+ * class, anything else (Volcano's Queue) as a {@code GenericKubernetesResource}.
  */
 final class DeployManifests {
 
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+
+  /** The overlays, one per way of installing (README, "Installing"). */
+  static final List<String> OVERLAYS = List.of("standalone", "replace-volcano", "beside-volcano");
 
   private DeployManifests() {}
 
@@ -26,14 +29,37 @@ final class DeployManifests {
     return Path.of(System.getProperty("caldera.deploy.dir", "../../runtime/deploy"));
   }
 
-  /** The {@code *.yaml} files of a directory, in the order {@code kubectl apply -f} reads them. */
+  static Path crds() {
+    return directory().resolve("crds");
+  }
+
+  static Path base() {
+    return directory().resolve("base");
+  }
+
+  static Path overlay(String name) {
+    return directory().resolve("overlays").resolve(name);
+  }
+
+  /** The RBAC every overlay ships. */
+  static Path rbac() {
+    return base().resolve("rbac.yaml");
+  }
+
+  /**
+   * The resource files of a kustomization directory (its {@code *.yaml} but the kustomization
+   * itself), sorted by name.
+   */
   static List<Path> files(Path directory) throws IOException {
     try (Stream<Path> s = Files.list(directory)) {
-      return s.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+      return s.filter(p -> p.toString().endsWith(".yaml"))
+          .filter(p -> !p.getFileName().toString().equals("kustomization.yaml"))
+          .sorted()
+          .toList();
     }
   }
 
-  /** Every document of every {@code *.yaml} file of a directory. */
+  /** Every document of every resource file of a directory. */
   static List<HasMetadata> load(Path directory) throws IOException {
     List<HasMetadata> objects = new ArrayList<>();
     for (Path file : files(directory)) {
@@ -42,9 +68,26 @@ final class DeployManifests {
     return objects;
   }
 
+  /**
+   * What a cluster without Volcano gets, read from the files as written: the CRDs, the base and the
+   * standalone overlay's queues (the overlays as kustomize renders them are {@link
+   * KustomizeOverlaysTest}'s).
+   */
+  static List<HasMetadata> standalone() throws IOException {
+    List<HasMetadata> objects = new ArrayList<>(load(crds()));
+    objects.addAll(load(base()));
+    objects.addAll(documents(overlay("standalone").resolve("queues.yaml")));
+    return objects;
+  }
+
   /** The documents of one file; fabric8 answers a list for several and the object for one. */
   static List<HasMetadata> documents(Path file) throws IOException {
-    Object parsed = SERIALIZATION.unmarshal(Files.readString(file));
+    return parse(Files.readString(file));
+  }
+
+  /** The documents of a YAML stream. */
+  static List<HasMetadata> parse(String yaml) {
+    Object parsed = SERIALIZATION.unmarshal(yaml);
     if (parsed instanceof List<?> list) {
       return list.stream().filter(Objects::nonNull).map(HasMetadata.class::cast).toList();
     }

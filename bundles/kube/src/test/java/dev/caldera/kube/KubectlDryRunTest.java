@@ -2,13 +2,11 @@ package dev.caldera.kube;
 
 import static dev.caldera.kube.DeployManifests.SERIALIZATION;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,53 +14,47 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code kubectl apply --dry-run=client -f runtime/deploy/}, run against {@link DryRunApiServer}
- * (there is no API server on the build machines). kubectl reads every file, maps every document's
- * kind and apiVersion through the stand-in's discovery, validates the custom resources (the Queues)
- * against the schemas of the CRDs in {@code 00-crds.yaml}, and looks each object up, finding none.
- * So a kind or apiVersion the manifests do not define and fabric8's model does not know fails, and
- * so does a Queue with a field the CRD does not allow. The fields of the built-in kinds are not
- * validated here (the stand-in has no schema for them): {@link ManifestsTest} loads those documents
- * into fabric8's typed model.
+ * {@code kubectl apply --dry-run=client} of {@code runtime/deploy/crds/} and each overlay as {@code
+ * kubectl kustomize} renders it, run against {@link DryRunApiServer} (there is no API server on the
+ * build machines). kubectl reads every document, maps every kind and apiVersion through the
+ * stand-in's discovery, validates the custom resources (the Queues) against the schemas of the CRDs
+ * in {@code crds/}, and looks each object up, finding none. So a kind or apiVersion the manifests
+ * do not define and fabric8's model does not know fails, and so does a Queue or PodGroup with a
+ * field the CRD does not allow. The fields of the built-in kinds are not validated here (the
+ * stand-in has no schema for them): {@link ManifestsTest} and {@link KustomizeOverlaysTest} load
+ * those documents into fabric8's typed model.
  *
- * <p>Skipped when {@code kubectl} is not on the {@code PATH}. Runs with kubectl 1.20 (Debian's
- * {@code kubernetes-client}, which CI installs) and with current ones.
+ * <p>Skipped, saying so, when no kubectl 1.21 or later is on the {@code PATH}.
  */
 class KubectlDryRunTest {
-
-  private static final long KUBECTL_TIMEOUT_SECONDS = 60;
 
   /** kubectl's line per applied object: {@code kind[.group]/name created (dry run)}. */
   private static final Pattern APPLIED =
       Pattern.compile("(?m)^(\\S+/\\S+) (?:created|configured) \\(dry run\\)$");
 
-  private static List<HasMetadata> manifests;
+  private static List<HasMetadata> crds;
   private static DryRunApiServer server;
 
+  @TempDir static Path shared;
   @TempDir Path work;
 
   @BeforeAll
   static void startStandIn() throws IOException {
-    assumeTrue(
-        onPath("kubectl"),
-        "kubectl is not on the PATH: install it (Debian: apt-get install kubernetes-client) to"
-            + " check runtime/deploy/ with kubectl apply --dry-run=client");
-    manifests = DeployManifests.load(DeployManifests.directory());
-    server = DryRunApiServer.serving(manifests);
+    assumeTrue(Kubectl.kustomizes(shared), Kubectl.KUSTOMIZE_MISSING);
+    crds = DeployManifests.load(DeployManifests.crds());
+    server = DryRunApiServer.serving(DeployManifests.standalone());
   }
 
   @AfterAll
@@ -72,16 +64,28 @@ class KubectlDryRunTest {
     }
   }
 
-  @Test
-  void applyDryRun_createsEveryDocument_afterValidatingTheQueues() throws Exception {
-    KubectlRun run = applyDryRun(DeployManifests.directory());
+  static List<String> overlays() {
+    return DeployManifests.OVERLAYS;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("overlays")
+  void applyDryRun_ofTheCrdsAndAnOverlay_createsEveryDocument(String overlay) throws Exception {
+    Path rendered = work.resolve(overlay + ".yaml");
+    Files.writeString(rendered, Kubectl.kustomize(work, DeployManifests.overlay(overlay)));
+    List<HasMetadata> objects = new ArrayList<>(crds);
+    objects.addAll(DeployManifests.documents(rendered));
+
+    Path renderedCrds = work.resolve("crds.yaml");
+    Files.writeString(renderedCrds, Kubectl.kustomize(work, DeployManifests.crds()));
+
+    Kubectl.Run run = applyDryRun(renderedCrds, rendered);
 
     assertThat(run.exitCode()).as(run.output()).isZero();
-    assertThat(manifests).isNotEmpty();
     assertThat(applied(run.output()))
         .as(run.output())
         .containsExactlyInAnyOrderElementsOf(
-            manifests.stream().map(KubectlDryRunTest::printedName).toList());
+            objects.stream().map(KubectlDryRunTest::printedName).toList());
     assertThat(server.requests())
         .as("dry run: kubectl only reads; and it fetched the schemas to validate with")
         .allMatch(r -> r.startsWith("GET "))
@@ -92,93 +96,117 @@ class KubectlDryRunTest {
     return Stream.of(
         arguments(
             "a Queue field outside spec",
-            "06-queues.yaml",
+            "Queue",
             "default",
             (Consumer<GenericKubernetesResource>)
                 queue -> queue.setAdditionalProperty("weight", spec(queue).remove("weight")),
             "unknown field \"weight\" in sh.volcano.scheduling.v1beta1.Queue"),
         arguments(
+            "a misspelled Queue spec field (Volcano's schema rejects it too)",
+            "Queue",
+            "root",
+            (Consumer<GenericKubernetesResource>)
+                queue -> spec(queue).put("wieght", spec(queue).remove("weight")),
+            "unknown field \"wieght\" in sh.volcano.scheduling.v1beta1.Queue.spec"),
+        arguments(
+            "a PodGroup with spec.minMemeber (Volcano's schema rejects it too)",
+            "PodGroup",
+            "gang",
+            (Consumer<GenericKubernetesResource>)
+                group -> spec(group).put("minMemeber", spec(group).remove("minMember")),
+            "unknown field \"minMemeber\" in sh.volcano.scheduling.v1beta1.PodGroup.spec"),
+        arguments(
             "a Queue spec that is not an object",
-            "06-queues.yaml",
+            "Queue",
             "root",
             (Consumer<GenericKubernetesResource>)
                 queue -> queue.setAdditionalProperty("spec", "weight=1"),
             "invalid type for sh.volcano.scheduling.v1beta1.Queue.spec"),
         arguments(
             "a Deployment of a removed apiVersion",
-            "04-deployment.yaml",
+            "Deployment",
             "caldera-scheduler",
             (Consumer<GenericKubernetesResource>)
                 deployment -> deployment.setApiVersion("apps/v1beta1"),
             "no matches for kind \"Deployment\" in version \"apps/v1beta1\""));
   }
 
+  /** The standalone overlay as rendered, plus a valid PodGroup to break. */
+  private List<HasMetadata> standaloneWithAPodGroup() throws IOException {
+    List<HasMetadata> objects =
+        new ArrayList<>(
+            DeployManifests.parse(Kubectl.kustomize(work, DeployManifests.overlay("standalone"))));
+    objects.add(
+        DeployManifests.parse(
+                "apiVersion: scheduling.volcano.sh/v1beta1\nkind: PodGroup\n"
+                    + "metadata: {name: gang, namespace: default}\n"
+                    + "spec: {minMember: 2, queue: default}\n")
+            .get(0));
+    return objects;
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("brokenDocuments")
   void applyDryRun_fails_onABrokenDocument_namingItsFileAndFault(
       String breakage,
-      String file,
+      String kind,
       String name,
       Consumer<GenericKubernetesResource> change,
       String message)
       throws Exception {
-    Path copy = copyWithOneDocumentChanged(file, name, change);
+    List<HasMetadata> objects = standaloneWithAPodGroup();
+    Path broken = work.resolve("broken.yaml");
+    Files.writeString(broken, yaml(objects, kind, name, change));
 
-    KubectlRun run = applyDryRun(copy);
+    Kubectl.Run run = applyDryRun(broken);
 
     assertThat(run.exitCode()).as(run.output()).isNotZero();
-    assertThat(run.output()).contains(copy.resolve(file).toString()).contains(message);
-    HasMetadata broken = document(file, name);
+    assertThat(run.output()).contains(broken.toString()).contains(message);
+    HasMetadata document =
+        objects.stream()
+            .filter(o -> o.getKind().equals(kind) && o.getMetadata().getName().equals(name))
+            .findFirst()
+            .orElseThrow();
     assertThat(applied(run.output()))
         .as(run.output())
-        .doesNotContain(printedName(broken))
+        .doesNotContain(printedName(document))
         .isNotEmpty();
   }
 
-  private Path copyWithOneDocumentChanged(
-      String file, String name, Consumer<GenericKubernetesResource> change) throws IOException {
-    Path copy = Files.createDirectories(work.resolve("deploy"));
-    for (Path original : DeployManifests.files(DeployManifests.directory())) {
-      Files.copy(original, copy.resolve(original.getFileName()));
-    }
-    List<String> documents = new ArrayList<>();
-    for (HasMetadata document : DeployManifests.documents(copy.resolve(file))) {
-      if (document.getMetadata().getName().equals(name)) {
+  /** The documents as one YAML stream, the one of {@code kind} and {@code name} changed. */
+  private static String yaml(
+      List<HasMetadata> objects,
+      String kind,
+      String name,
+      Consumer<GenericKubernetesResource> change) {
+    StringBuilder out = new StringBuilder();
+    for (HasMetadata document : objects) {
+      if (document.getKind().equals(kind) && document.getMetadata().getName().equals(name)) {
         GenericKubernetesResource changed =
             SERIALIZATION.convertValue(document, GenericKubernetesResource.class);
         change.accept(changed);
-        documents.add(SERIALIZATION.asYaml(changed));
+        out.append(SERIALIZATION.asYaml(changed));
       } else {
-        documents.add(SERIALIZATION.asYaml(document));
+        out.append(SERIALIZATION.asYaml(document));
       }
     }
-    Files.writeString(copy.resolve(file), String.join("", documents));
-    return copy;
+    return out.toString();
   }
 
-  private KubectlRun applyDryRun(Path directory) throws IOException, InterruptedException {
+  private Kubectl.Run applyDryRun(Path... files) throws IOException {
     Path kubeconfig = work.resolve("kubeconfig");
     Files.writeString(kubeconfig, TestKubeconfig.yaml(server.uri()));
-    Path output = work.resolve("kubectl.out");
-    Process kubectl =
-        new ProcessBuilder(
-                "kubectl",
-                "--kubeconfig=" + kubeconfig,
-                // A fresh discovery cache: never ~/.kube/cache, never a previous run's answers.
-                "--cache-dir=" + work.resolve("cache"),
-                "apply",
-                "--dry-run=client",
-                "-f",
-                directory.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile())
-            .start();
-    if (!kubectl.waitFor(KUBECTL_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-      kubectl.destroyForcibly();
-      fail(
-          "kubectl did not finish in %d s:%n%s", KUBECTL_TIMEOUT_SECONDS, Files.readString(output));
+    List<String> args = new ArrayList<>();
+    args.add("--kubeconfig=" + kubeconfig);
+    // A fresh discovery cache: never ~/.kube/cache, never a previous run's answers.
+    args.add("--cache-dir=" + work.resolve("cache"));
+    args.add("apply");
+    args.add("--dry-run=client");
+    for (Path file : files) {
+      args.add("-f");
+      args.add(file.toString());
     }
-    return new KubectlRun(kubectl.exitValue(), Files.readString(output));
+    return Kubectl.run(work, args.toArray(String[]::new));
   }
 
   private static List<String> applied(String kubectlOutput) {
@@ -198,23 +226,8 @@ class KubectlDryRunTest {
     return object.getKind().toLowerCase(Locale.ROOT) + group + "/" + object.getMetadata().getName();
   }
 
-  private static HasMetadata document(String file, String name) throws IOException {
-    return DeployManifests.documents(DeployManifests.directory().resolve(file)).stream()
-        .filter(d -> d.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow();
-  }
-
   @SuppressWarnings("unchecked") // a Queue's spec is a YAML mapping
   private static Map<String, Object> spec(GenericKubernetesResource resource) {
     return (Map<String, Object>) resource.getAdditionalProperties().get("spec");
   }
-
-  private static boolean onPath(String command) {
-    return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-        .filter(dir -> !dir.isEmpty())
-        .anyMatch(dir -> Files.isExecutable(Path.of(dir, command)));
-  }
-
-  private record KubectlRun(int exitCode, String output) {}
 }

@@ -49,7 +49,7 @@ class ManifestsTest {
    * The least privilege the ClusterRole may grant, as {@code group/resource:verb} ("" is the core
    * group): nothing beyond these. That the RBAC grants everything the client really sends is
    * checked on the requests themselves: every end-to-end flow on the mock server records the
-   * scheduler's requests and fails when {@code 02-rbac.yaml} does not grant one ({@link
+   * scheduler's requests and fails when {@code base/rbac.yaml} does not grant one ({@link
    * MockApi#close}).
    */
   static final Set<String> CLUSTER_ACCESS =
@@ -96,8 +96,7 @@ class ManifestsTest {
   @BeforeAll
   static void load() throws IOException {
     deploy = DeployManifests.directory();
-    assertThat(DeployManifests.files(deploy)).isNotEmpty();
-    OBJECTS.addAll(DeployManifests.load(deploy));
+    OBJECTS.addAll(DeployManifests.standalone());
   }
 
   @Test
@@ -204,7 +203,7 @@ class ManifestsTest {
   }
 
   @Test
-  void crds_matchVolcanos_andKeepUnknownFields() {
+  void crds_matchVolcanos_andKeepNoUnknownField() {
     CustomResourceDefinition queues = crd("queues.scheduling.volcano.sh");
     assertThat(queues.getSpec().getGroup()).isEqualTo("scheduling.volcano.sh");
     assertThat(queues.getSpec().getScope()).isEqualTo("Cluster");
@@ -222,8 +221,9 @@ class ManifestsTest {
       assertThat(v.getStorage()).isTrue();
       assertThat(v.getSubresources().getStatus()).isNotNull();
       var props = v.getSchema().getOpenAPIV3Schema().getProperties();
-      assertThat(props.get("spec").getXKubernetesPreserveUnknownFields()).isTrue();
-      assertThat(props.get("status").getXKubernetesPreserveUnknownFields()).isTrue();
+      // As Volcano's: a field the schema does not name is rejected or pruned, never kept.
+      assertThat(props.get("spec").getXKubernetesPreserveUnknownFields()).isNotEqualTo(true);
+      assertThat(props.get("status").getXKubernetesPreserveUnknownFields()).isNotEqualTo(true);
     }
     var queueSpec =
         queues
@@ -257,6 +257,7 @@ class ManifestsTest {
             .getProperties();
     assertThat(groupSpec)
         .containsKeys("minMember", "minTaskMember", "minResources", "priorityClassName", "queue");
+    assertThat(groupSpec.get("queue").getDefault().asText()).isEqualTo("default");
   }
 
   @Test
@@ -303,7 +304,18 @@ class ManifestsTest {
     assertThat(d.getMetadata().getNamespace()).isEqualTo(sa.getMetadata().getNamespace());
     Container c = pod.getContainers().get(0);
     assertThat(c.getArgs())
-        .contains("run", "--in-cluster", "--leader-elect", "--admin-address=0.0.0.0:8080");
+        .contains(
+            "run",
+            "--in-cluster",
+            "--leader-elect",
+            "--admin-address=0.0.0.0:8080",
+            "--scheduler-name=$(CALDERA_SCHEDULER_NAME)");
+    assertThat(env(c, "CALDERA_SCHEDULER_NAME").getValue()).isEqualTo("volcano");
+    // The admin token comes from a Secret; without it (optional) bundle uploads are refused.
+    var token = env(c, "CALDERA_ADMIN_TOKEN").getValueFrom().getSecretKeyRef();
+    assertThat(token.getName()).isEqualTo("caldera-admin-token");
+    assertThat(token.getKey()).isEqualTo("token");
+    assertThat(token.getOptional()).isTrue();
     assertThat(c.getPorts())
         .singleElement()
         .satisfies(
@@ -361,6 +373,13 @@ class ManifestsTest {
         .filter(c -> c.getMetadata().getName().equals(name))
         .findFirst()
         .orElseThrow();
+  }
+
+  static EnvVar env(Container c, String name) {
+    return c.getEnv().stream()
+        .filter(e -> e.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no env " + name));
   }
 
   private static <T> T one(Class<T> type) {

@@ -429,14 +429,14 @@ public final class MockApi implements AutoCloseable {
 
   /**
    * Every request the scheduler sent (User-Agent {@code caldera-scheduler}: the clusters of {@link
-   * #cluster} and any kubeconfig client of Caldera's) that {@code 02-rbac.yaml} does not grant.
+   * #cluster} and any kubeconfig client of Caldera's) that {@code base/rbac.yaml} does not grant.
    */
   List<ApiRequest> deniedByShippedRbac() {
     RbacRules rules;
     try {
       rules = RbacRules.shipped();
     } catch (Exception e) {
-      throw new IllegalStateException("cannot read runtime/deploy/02-rbac.yaml", e);
+      throw new IllegalStateException("cannot read runtime/deploy/base/rbac.yaml", e);
     }
     return dispatcher.requestsFrom(dev.caldera.kube.internal.Clients.USER_AGENT).stream()
         .filter(r -> !r.verb().isEmpty() && !rules.allows(r))
@@ -456,7 +456,7 @@ public final class MockApi implements AutoCloseable {
     List<ApiRequest> denied = deniedByShippedRbac();
     if (!denied.isEmpty()) {
       throw new AssertionError(
-          "runtime/deploy/02-rbac.yaml does not grant what the scheduler sent: "
+          "runtime/deploy/base/rbac.yaml does not grant what the scheduler sent: "
               + denied.stream()
                   .map(r -> r.access() + " (" + r.method() + " " + r.path() + ")")
                   .distinct()

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The rules of {@code runtime/deploy/02-rbac.yaml} (the ClusterRole, and the Role in the
+ * The rules of {@code runtime/deploy/base/rbac.yaml} (the ClusterRole, and the Role in the
  * scheduler's namespace), evaluated as the API server's RBAC authorizer does: a request is allowed
  * when one rule matches its API group, resource (with subresource as {@code resource/sub}), verb
  * and, where the rule names objects, its name.
@@ -26,9 +26,7 @@ final class RbacRules {
 
   /** The shipped rules. */
   static RbacRules shipped() throws Exception {
-    List<Object> objects =
-        new ArrayList<>(
-            DeployManifests.documents(DeployManifests.directory().resolve("02-rbac.yaml")));
+    List<Object> objects = new ArrayList<>(DeployManifests.documents(DeployManifests.rbac()));
     ClusterRole cluster =
         objects.stream()
             .filter(ClusterRole.class::isInstance)

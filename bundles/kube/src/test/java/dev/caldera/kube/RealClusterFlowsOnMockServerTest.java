@@ -66,7 +66,7 @@ class RealClusterFlowsOnMockServerTest {
   }
 
   private static java.util.List<CustomResourceDefinition> crds() throws Exception {
-    return DeployManifests.documents(DeployManifests.directory().resolve("00-crds.yaml")).stream()
+    return DeployManifests.load(DeployManifests.crds()).stream()
         .map(CustomResourceDefinition.class::cast)
         .toList();
   }

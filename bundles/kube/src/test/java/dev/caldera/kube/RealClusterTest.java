@@ -9,6 +9,7 @@ import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.SchedulerConf;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
@@ -16,8 +17,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,15 +119,8 @@ class RealClusterTest {
   }
 
   private static void installCrds() throws Exception {
-    Path file =
-        Path.of(System.getProperty("caldera.deploy.dir", "../../runtime/deploy"))
-            .resolve("00-crds.yaml");
-    KubernetesSerialization serialization = new KubernetesSerialization();
-    for (String doc : Files.readString(file).split("(?m)^---\\s*$")) {
-      if (doc.lines().allMatch(l -> l.isBlank() || l.trim().startsWith("#"))) {
-        continue;
-      }
-      CustomResourceDefinition crd = serialization.unmarshal(doc);
+    for (HasMetadata document : DeployManifests.load(DeployManifests.crds())) {
+      CustomResourceDefinition crd = (CustomResourceDefinition) document;
       String name = crd.getMetadata().getName();
       if (kubectl.apiextensions().v1().customResourceDefinitions().withName(name).get() == null) {
         kubectl.apiextensions().v1().customResourceDefinitions().resource(crd).create();

@@ -252,6 +252,9 @@ public final class OsgiLauncher {
     scheduler.put("status.interval.ms", options.statusInterval().toMillis());
     scheduler.put(
         "log", options.logFile() == null ? "" : options.logFile().toAbsolutePath().toString());
+    scheduler.put("log.format", options.logFormat());
+    scheduler.put("log.max.bytes", options.logMaxBytes());
+    scheduler.put("log.keep", options.logKeep());
     scheduler.put("echo.sessions", options.echoSessions());
     ConfigAdminBridge.update(context, SCHEDULER_PID, scheduler);
 

@@ -16,6 +16,9 @@ import java.time.Duration;
  * @param duration null to run until stopped
  * @param statusInterval zero for no status lines
  * @param logFile null for no log file
+ * @param logFormat {@code text} or {@code json}
+ * @param logMaxBytes the log file's size at which it is rotated
+ * @param logKeep how many rotated log files are kept
  */
 public record RunOptions(
     Path home,
@@ -31,6 +34,9 @@ public record RunOptions(
     Duration duration,
     Duration statusInterval,
     Path logFile,
+    String logFormat,
+    long logMaxBytes,
+    int logKeep,
     boolean echoSessions) {
 
   /** Where the distribution's bundles are. */

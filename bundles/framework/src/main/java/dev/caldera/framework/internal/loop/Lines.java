@@ -16,18 +16,30 @@ final class Lines {
    * priority=caldera-plugin-priority 0.1.0.x, ...}.
    */
   static String session(SessionRecord r) {
+    return session(r, true);
+  }
+
+  /**
+   * One session, naming the plugins' bundles and versions only when {@code withPlugins} (the loop
+   * asks for them when they changed since the last line that named them).
+   */
+  static String session(SessionRecord r, boolean withPlugins) {
+    String line =
+        String.format(
+            Locale.ROOT,
+            "session %d (%s) %.1fms binds=%d evictions=%d pipelined=%d",
+            r.index(),
+            r.uid(),
+            r.millis(),
+            r.binds().size(),
+            r.evictions().size(),
+            r.pipelined());
+    if (!withPlugins) {
+      return line;
+    }
     StringJoiner plugins = new StringJoiner(", ");
     r.plugins().forEach((name, origin) -> plugins.add(name + "=" + origin));
-    return String.format(
-        Locale.ROOT,
-        "session %d (%s) %.1fms binds=%d evictions=%d pipelined=%d plugins: %s",
-        r.index(),
-        r.uid(),
-        r.millis(),
-        r.binds().size(),
-        r.evictions().size(),
-        r.pipelined(),
-        plugins);
+    return line + " plugins: " + plugins;
   }
 
   /**

@@ -26,6 +26,9 @@ public final class LoopFactory {
    * @param maxSessions 0 for no limit
    * @param statusInterval zero for no status lines
    * @param logFile null for no log file
+   * @param logFormat {@code text} or {@code json}
+   * @param logMaxBytes the log file's size at which it is rotated
+   * @param logKeep how many rotated log files are kept
    * @param console null for no console output
    */
   public record Options(
@@ -35,6 +38,9 @@ public final class LoopFactory {
       long maxSessions,
       Duration statusInterval,
       Path logFile,
+      String logFormat,
+      long logMaxBytes,
+      int logKeep,
       PrintStream console,
       boolean echoSessions) {}
 
@@ -83,7 +89,13 @@ public final class LoopFactory {
       Supplier<PolicyChecker> checker,
       Runnable onFinished)
       throws IOException {
-    RunLog log = new RunLog(o.console(), o.logFile(), o.echoSessions());
+    RunLog log =
+        new RunLog(
+            o.console(),
+            o.logFile(),
+            o.echoSessions(),
+            new RunLog.Settings(RunLog.Format.parse(o.logFormat()), o.logMaxBytes(), o.logKeep()),
+            Clock.systemUTC());
     LoopState state = new LoopState(log, writer);
     ConfFile conf = new ConfFile(o.conf(), state::event);
     PolicyDirectory policies =

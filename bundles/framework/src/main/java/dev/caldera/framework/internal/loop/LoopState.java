@@ -34,6 +34,7 @@ final class LoopState implements SchedulerMonitor {
   };
 
   private final RunLog log;
+  private Map<String, String> pluginsLogged;
   private final ClusterWriter writer;
   private final Clock clock;
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -86,7 +87,7 @@ final class LoopState implements SchedulerMonitor {
         events.removeFirst();
       }
     }
-    log.event(e.toString());
+    log.event(e);
     for (Listener l : listeners) {
       l.eventRecorded(e);
     }
@@ -201,8 +202,12 @@ final class LoopState implements SchedulerMonitor {
     return state;
   }
 
-  void sessionCompleted(SessionRecord r, QueueFigures f, String logLine) {
+  void sessionCompleted(SessionRecord r, QueueFigures f) {
+    String logLine;
     synchronized (this) {
+      // The plugin bundles and their versions only when they differ from the last logged ones.
+      logLine = Lines.session(r, !r.plugins().equals(pluginsLogged));
+      pluginsLogged = r.plugins();
       sessions.addLast(r);
       while (sessions.size() > MAX_SESSIONS) {
         sessions.removeFirst();

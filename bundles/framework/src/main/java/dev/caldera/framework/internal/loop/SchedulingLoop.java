@@ -395,7 +395,7 @@ public final class SchedulingLoop {
             result.pipelined().size(),
             used,
             figures.pending());
-    state.sessionCompleted(r, figures, Lines.session(r));
+    state.sessionCompleted(r, figures);
   }
 
   private void maybePrintStatus() {

@@ -55,6 +55,15 @@ public final class SchedulingLoopComponent {
     /** The log file; empty for none. */
     String log() default "";
 
+    /** {@code text} or {@code json}. */
+    String log_format() default "text";
+
+    /** The log file's size at which it is rotated. */
+    long log_max_bytes() default 10L * 1024 * 1024;
+
+    /** How many rotated log files are kept. */
+    int log_keep() default 5;
+
     /** Print events and status lines on standard output. */
     boolean console() default true;
 
@@ -93,6 +102,9 @@ public final class SchedulingLoopComponent {
                 config.sessions(),
                 Duration.ofMillis(config.status_interval_ms()),
                 config.log().isBlank() ? null : Path.of(config.log()),
+                config.log_format(),
+                config.log_max_bytes(),
+                config.log_keep(),
                 config.console() ? System.out : null,
                 config.echo_sessions()),
             registry,
