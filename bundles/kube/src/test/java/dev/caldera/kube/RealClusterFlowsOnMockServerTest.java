@@ -39,7 +39,8 @@ class RealClusterFlowsOnMockServerTest {
       TestExecutionSummary summary = runRealClusterTest(kubeconfig);
 
       assertThat(summary.getFailures())
-          .extracting(f -> f.getTestIdentifier().getDisplayName() + ": " + f.getException())
+          .extracting(
+              f -> f.getTestIdentifier().getDisplayName() + ": " + describe(f.getException()))
           .isEmpty();
       assertThat(summary.getTestsSucceededCount()).isEqualTo(2);
       assertThat(api.kubectl.pods().inAnyNamespace().list().getItems())
@@ -47,6 +48,19 @@ class RealClusterFlowsOnMockServerTest {
           .isEmpty();
       assertThat(api.kubectl.nodes().list().getItems()).as("and its nodes").isEmpty();
     }
+  }
+
+  /** The exception, its causes and where in Caldera's code it came from: enough to tell a flake. */
+  private static String describe(Throwable t) {
+    StringBuilder out = new StringBuilder(String.valueOf(t));
+    java.util.Arrays.stream(t.getStackTrace())
+        .filter(e -> e.getClassName().startsWith("dev.caldera"))
+        .findFirst()
+        .ifPresent(e -> out.append(" at ").append(e));
+    for (Throwable c = t.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      out.append("; caused by ").append(c);
+    }
+    return out.toString();
   }
 
   private static TestExecutionSummary runRealClusterTest(Path kubeconfig) {
