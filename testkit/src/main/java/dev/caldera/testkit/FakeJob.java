@@ -1,6 +1,8 @@
 package dev.caldera.testkit;
 
 import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.PodFacts;
+import dev.caldera.api.info.PodGroupFacts;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
@@ -117,7 +119,7 @@ public final class FakeJob implements JobInfo {
 
   /** Sets the pod group's {@code volcano.sh/preemptable} annotation. */
   public FakeJob preemptable(boolean preemptable) {
-    return annotation("volcano.sh/preemptable", Boolean.toString(preemptable));
+    return annotation(PodFacts.PREEMPTABLE, Boolean.toString(preemptable));
   }
 
   // ------------------------------------------------------------ JobInfo
@@ -172,11 +174,7 @@ public final class FakeJob implements JobInfo {
 
   @Override
   public int taskMinAvailableTotal() {
-    int total = 0;
-    for (int v : minTaskMember.values()) {
-      total += v;
-    }
-    return total;
+    return PodGroupFacts.of(podGroup()).taskMinAvailableTotal();
   }
 
   @Override
@@ -191,11 +189,7 @@ public final class FakeJob implements JobInfo {
 
   @Override
   public boolean preemptable() {
-    String v = annotations.get("volcano.sh/preemptable");
-    if (v == null) {
-      v = labels.get("volcano.sh/preemptable");
-    }
-    return v != null && "true".equalsIgnoreCase(v.trim());
+    return PodGroupFacts.of(podGroup()).preemptable();
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.PodGroupFacts;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
@@ -14,7 +15,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** A job in a session: a pod group, its tasks and per-status counts ({@code api/job_info.go}). */
@@ -38,13 +38,12 @@ final class JobState implements JobInfo {
     this.podGroup = podGroup;
     this.queue = queue;
     this.priority = priority;
-    String p = podGroup.metadata().annotationOrLabel("volcano.sh/preemptable");
-    this.preemptable = p != null && p.trim().toLowerCase(Locale.ROOT).equals("true");
+    PodGroupFacts facts = PodGroupFacts.of(podGroup);
+    this.preemptable = facts.preemptable();
     this.minResources =
         podGroup.minResources() == null ? null : Resource.fromList(podGroup.minResources());
-    this.taskMinAvailableTotal =
-        podGroup.minTaskMember().values().stream().mapToInt(Integer::intValue).sum();
-    this.phase = PodGroupPhase.parse(podGroup.phase());
+    this.taskMinAvailableTotal = facts.taskMinAvailableTotal();
+    this.phase = facts.phase();
   }
 
   void addTask(TaskState task) {

@@ -71,6 +71,18 @@ public final class SessionRunner {
     return result;
   }
 
+  /**
+   * The views a session opens with on {@code snapshot} (objects out of bounds left out, as in a
+   * session), with no plugin and no action: nothing is decided on them.
+   */
+  public static dev.caldera.api.Session openViews(ClusterSnapshot snapshot) {
+    SessionRunner runner =
+        new SessionRunner(null, new SchedulerConf(List.of(), List.of(), Map.of()));
+    SessionImpl session = runner.open(withinBounds(snapshot, new ArrayList<>()));
+    session.freeze();
+    return session;
+  }
+
   private List<Plugin> openPlugins(SessionImpl session) throws ConfException {
     List<Plugin> created = new ArrayList<>();
     List<String> names = new ArrayList<>();
