@@ -15,8 +15,9 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 /**
- * The layering rules: plugins see only the API, the API sees only the JDK, and a bundle's {@code
- * internal} packages are its own.
+ * The layering rules: plugins see only the API, the API sees only the JDK, the framework sees none
+ * of the layers above it, the runtime never uses the test kit, and a bundle's {@code internal}
+ * packages are its own.
  */
 @AnalyzeClasses(packages = "dev.caldera", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -158,6 +159,34 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAPackage("dev.caldera.framework..");
+
+  /** {@code caldera policy test} reads cases through the framework's views, not test fakes. */
+  @ArchTest
+  static final ArchRule runtimeNeverUsesTheTestKit =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.runtime..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.testkit..")
+          .because("the test kit's fakes are for tests and do not ship in lib/");
+
+  /** The framework sits below the cluster sources, the admin bundle and the policy language. */
+  @ArchTest
+  static final ArchRule frameworkNeverUsesTheLayersAboveIt =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.framework..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.dsl..",
+              "dev.caldera.sim..",
+              "dev.caldera.kube..",
+              "dev.caldera.admin..",
+              "dev.caldera.runtime..",
+              "dev.caldera.testkit..")
+          .because("the framework depends only on the API (and its own libraries)");
 
   @ArchTest
   static final ArchRule frameworkInternalsStayInTheFramework =

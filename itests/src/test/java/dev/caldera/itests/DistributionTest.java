@@ -79,6 +79,7 @@ class DistributionTest {
             "jackson-dataformat-yaml-")) {
       assertThat(jars).as("lib/ jars").anyMatch(j -> j.startsWith(prefix) && j.endsWith(".jar"));
     }
+    assertThat(jars).as("the test kit is for tests only").noneMatch(j -> j.contains("testkit"));
   }
 
   /**
