@@ -57,7 +57,7 @@ public final class SessionRunner {
     List<SessionResult.Event> refused = new ArrayList<>();
     snapshot = withinBounds(snapshot, refused);
     SessionImpl session = open(snapshot);
-    session.events.addAll(refused);
+    session.ledger().events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
     for (String name : conf.actions()) {
@@ -287,13 +287,13 @@ public final class SessionRunner {
               nanos / 1_000_000.0);
       return new SessionResult(
           session.uid(),
-          List.copyOf(session.binds),
-          List.copyOf(session.evictions),
+          List.copyOf(session.ledger().binds),
+          List.copyOf(session.ledger().evictions),
           pipelined,
           podGroups,
           queueAllocated,
           pods,
-          List.copyOf(session.events),
+          List.copyOf(session.ledger().events),
           stats);
     }
 
@@ -302,7 +302,7 @@ public final class SessionRunner {
         Map<String, SessionResult.PodGroupStatus> podGroups,
         Map<String, SessionResult.PodStatusUpdate> pods) {
       Map<String, PodCondition> setThisSession =
-          session.podGroupConditions.getOrDefault(job.uid(), Map.of());
+          session.ledger().podGroupConditions.getOrDefault(job.uid(), Map.of());
       Map<String, PodCondition> conditions = new LinkedHashMap<>();
       for (PodCondition c : job.podGroup().conditions()) {
         conditions.put(c.type(), c);
