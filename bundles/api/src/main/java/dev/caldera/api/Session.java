@@ -9,11 +9,13 @@ import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Resource;
 import java.time.Instant;
 import java.util.List;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * What a plugin sees of one scheduling session: a consistent snapshot whose task statuses and node
  * accounting change as actions decide. All lists are in a deterministic order.
  */
+@ProviderType
 public interface Session {
 
   /** A unique id for this session. */

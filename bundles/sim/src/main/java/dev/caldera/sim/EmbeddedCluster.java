@@ -97,6 +97,11 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
         nodes, visible, List.copyOf(podGroups.values()), List.copyOf(queues.values()), info, now);
   }
 
+  /** Replaces the policy sources later snapshots carry (a watched directory changed). */
+  public synchronized void setPolicies(Map<String, String> policies) {
+    this.policies = Map.copyOf(policies);
+  }
+
   /**
    * Applies a session's decisions: pod status updates (conditions, nominated node), binds (the pod
    * is Running on its node), evictions (the pod is gone), pod group phases and conditions, and
@@ -105,11 +110,6 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
    * @throws IllegalArgumentException if the result names a pod, pod group or queue that this
    *     cluster does not hold (a scheduler bug)
    */
-  /** Replaces the policy sources later snapshots carry (a watched directory changed). */
-  public synchronized void setPolicies(Map<String, String> policies) {
-    this.policies = Map.copyOf(policies);
-  }
-
   @Override
   public synchronized void apply(SessionResult result) {
     if (result.pods() != null) {

@@ -5,8 +5,10 @@ import dev.caldera.api.resource.Resource;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.osgi.annotation.versioning.ProviderType;
 
 /** A read-only view of a job (a PodGroup and its tasks) in a session. */
+@ProviderType
 public interface JobInfo {
 
   /** {@code namespace/name} of the pod group. */

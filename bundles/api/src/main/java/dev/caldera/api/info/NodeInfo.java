@@ -3,11 +3,13 @@ package dev.caldera.api.info;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.resource.Resource;
 import java.util.List;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * A read-only view of a node's accounting in a session ({@code api/node_info.go}). The resources
  * returned must not be modified.
  */
+@ProviderType
 public interface NodeInfo {
 
   /** The node name. */

@@ -3,11 +3,13 @@ package dev.caldera.api.info;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.resource.Resource;
 import java.time.Instant;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * A read-only view of one task (pod) in a session. Its status and node change as the session
  * allocates, pipelines and evicts; the resources it returns must not be modified.
  */
+@ProviderType
 public interface TaskInfo {
 
   /** The pod UID. */

@@ -61,6 +61,26 @@ final class Registrations {
     return out;
   }
 
+  /**
+   * The plugin of each function {@link #tiers} lists, flattened over the tiers in the same order.
+   */
+  String[] pluginNames(ExtensionPoint<?> point, List<Tier> tiers) {
+    Map<String, List<Object>> plugins = byPoint.getOrDefault(point, Map.of());
+    List<String> out = new ArrayList<>();
+    for (Tier tier : tiers) {
+      for (PluginOption option : tier.plugins()) {
+        List<Object> registered = plugins.get(option.name());
+        if (registered == null || !FlagGates.enabled(point, option)) {
+          continue;
+        }
+        for (int i = 0; i < registered.size(); i++) {
+          out.add(option.name());
+        }
+      }
+    }
+    return out.toArray(new String[0]);
+  }
+
   /** Every event handler, in registration order. */
   List<Object> eventHandlers() {
     return eventHandlers;

@@ -99,6 +99,12 @@ public final class SessionImpl implements ActionSession {
   private List<List<VictimQueueOrderFn>> victimQueueOrder;
   private PredicateFn[] predicates;
   private List<PrePredicateFn> prePredicates;
+  // The plugin of each function above and of the simulation steps, to name it in a failure.
+  private String[] predicatePlugins;
+  private String[] prePredicatePlugins;
+  private String[] simulatePredicatePlugins;
+  private String[] simulateAddTaskPlugins;
+  private String[] simulateRemoveTaskPlugins;
   private NodeOrderFn[] nodeOrders;
   private List<BatchNodeOrderFn> batchNodeOrders;
   private List<List<PreemptableFn>> preemptable;
@@ -163,6 +169,11 @@ public final class SessionImpl implements ActionSession {
     victimQueueOrder = registrations.tiers(ExtensionPoint.VICTIM_QUEUE_ORDER, t);
     predicates = flat(registrations.tiers(ExtensionPoint.PREDICATE, t)).toArray(PredicateFn[]::new);
     prePredicates = flat(registrations.tiers(ExtensionPoint.PRE_PREDICATE, t));
+    predicatePlugins = registrations.pluginNames(ExtensionPoint.PREDICATE, t);
+    prePredicatePlugins = registrations.pluginNames(ExtensionPoint.PRE_PREDICATE, t);
+    simulatePredicatePlugins = registrations.pluginNames(ExtensionPoint.SIMULATE_PREDICATE, t);
+    simulateAddTaskPlugins = registrations.pluginNames(ExtensionPoint.SIMULATE_ADD_TASK, t);
+    simulateRemoveTaskPlugins = registrations.pluginNames(ExtensionPoint.SIMULATE_REMOVE_TASK, t);
     nodeOrders =
         flat(registrations.tiers(ExtensionPoint.NODE_ORDER, t)).toArray(NodeOrderFn[]::new);
     batchNodeOrders = flat(registrations.tiers(ExtensionPoint.BATCH_NODE_ORDER, t));
@@ -426,10 +437,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status prePredicate(TaskInfo task) {
     tasksConsidered.increment();
-    for (PrePredicateFn fn : prePredicates) {
-      Status s = fn.check(task);
+    for (int i = 0; i < prePredicates.size(); i++) {
+      Status s = prePredicates.get(i).check(task);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(prePredicatePlugins[i]);
       }
     }
     return Status.OK;
@@ -438,10 +449,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status predicate(TaskInfo task, NodeInfo node) {
     nodesFiltered.increment();
-    for (PredicateFn fn : predicates) {
-      Status s = fn.check(task, node);
+    for (int i = 0; i < predicates.length; i++) {
+      Status s = predicates[i].check(task, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(predicatePlugins[i]);
       }
     }
     return Status.OK;
@@ -648,10 +659,10 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public Status simulatePredicate(CycleState state, TaskInfo task, NodeInfo node) {
-    for (SimulatePredicateFn fn : simulatePredicate) {
-      Status s = fn.check(state, task, node);
+    for (int i = 0; i < simulatePredicate.size(); i++) {
+      Status s = simulatePredicate.get(i).check(state, task, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(simulatePredicatePlugins[i]);
       }
     }
     return Status.OK;
@@ -660,10 +671,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status simulateAddTask(
       CycleState state, TaskInfo taskToSchedule, TaskInfo taskToAdd, NodeInfo node) {
-    for (SimulateAddTaskFn fn : simulateAddTask) {
-      Status s = fn.add(state, taskToSchedule, taskToAdd, node);
+    for (int i = 0; i < simulateAddTask.size(); i++) {
+      Status s = simulateAddTask.get(i).add(state, taskToSchedule, taskToAdd, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(simulateAddTaskPlugins[i]);
       }
     }
     return Status.OK;
@@ -672,10 +683,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status simulateRemoveTask(
       CycleState state, TaskInfo taskToSchedule, TaskInfo taskToRemove, NodeInfo node) {
-    for (SimulateRemoveTaskFn fn : simulateRemoveTask) {
-      Status s = fn.remove(state, taskToSchedule, taskToRemove, node);
+    for (int i = 0; i < simulateRemoveTask.size(); i++) {
+      Status s = simulateRemoveTask.get(i).remove(state, taskToSchedule, taskToRemove, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(simulateRemoveTaskPlugins[i]);
       }
     }
     return Status.OK;
