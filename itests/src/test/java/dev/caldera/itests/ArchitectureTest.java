@@ -103,7 +103,10 @@ class ArchitectureTest {
           .because("the capacity-card bundle imports the API bundle and the dsl's compiler API")
           .allowEmptyShould(true);
 
-  /** The policy plugin runs compiled policies, so it may also use the compiler's API bundle. */
+  /**
+   * The policy plugin runs compiled policies and owns their compilation, so it may also use the
+   * compiler's API bundle and publish the loop's {@code PolicyChecker}.
+   */
   @ArchTest
   static final ArchRule policyPluginDependsOnlyOnTheApiAndTheCompiler =
       classes()
@@ -115,11 +118,25 @@ class ArchitectureTest {
               "dev.caldera.api..",
               "dev.caldera.plugins.policy..",
               "dev.caldera.dsl",
+              "dev.caldera.framework.loop",
               JDK,
               OSGI_ANNOTATIONS,
               DS_ANNOTATIONS)
-          .because("the policy bundle imports the API bundle and the compiler's exported package")
+          .because(
+              "the policy bundle imports the API bundle, the compiler's exported package and the"
+                  + " loop's PolicyChecker")
           .allowEmptyShould(true);
+
+  /** Policies are compiled by the policy plugin's library only, off the admin bundle. */
+  @ArchTest
+  static final ArchRule adminNeverCompilesPolicies =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.admin..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.dsl..")
+          .because("the admin bundle is off the scheduling path");
 
   /** ANTLR stays behind the syntax-tree builder: parse-tree types never reach the rest. */
   @ArchTest
