@@ -11,6 +11,7 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -356,18 +357,22 @@ public final class FakeJob implements JobInfo {
         }
       }
     }
-    return deductSchedulingGated(inqueue);
+    return Resource.exceededPart(inqueue, gatedRequest());
   }
 
   @Override
-  public Resource deductSchedulingGated(Resource res) {
+  public ResourceView deductSchedulingGated(ResourceView res) {
+    return Resource.exceededPart(res, gatedRequest());
+  }
+
+  private Resource gatedRequest() {
     Resource gated = Resource.empty();
     for (FakeTask t : tasks.values()) {
       if (t.schedulingGated()) {
         gated.add(t.resreq());
       }
     }
-    return Resource.exceededPart(res, gated);
+    return gated;
   }
 
   @Override

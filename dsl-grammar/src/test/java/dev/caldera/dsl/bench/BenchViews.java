@@ -14,6 +14,7 @@ import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.dsl.PolicyContext;
 import java.time.Instant;
 import java.util.HashMap;
@@ -296,7 +297,7 @@ final class BenchViews {
     }
 
     @Override
-    public Resource deductSchedulingGated(Resource res) {
+    public ResourceView deductSchedulingGated(ResourceView res) {
       return res;
     }
   }

@@ -9,6 +9,7 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -288,22 +289,28 @@ final class JobState implements JobInfo {
         }
       }
     }
-    return deductSchedulingGated(out);
+    Resource gated = gatedRequest();
+    return gated == null ? out : lessGated(out, gated);
   }
 
   @Override
-  public Resource deductSchedulingGated(Resource res) {
-    Resource gated = Resource.empty();
-    boolean any = false;
+  public ResourceView deductSchedulingGated(ResourceView res) {
+    Resource gated = gatedRequest();
+    return gated == null ? res : lessGated(res, gated);
+  }
+
+  /** Σ request of the Pending scheduling-gated tasks, or null when there is none. */
+  private Resource gatedRequest() {
+    Resource gated = null;
     for (TaskState t : tasks) {
       if (t.schedulingGated() && t.status == TaskStatus.PENDING) {
-        gated.add(t.resreq());
-        any = true;
+        gated = (gated == null ? Resource.empty() : gated).add(t.resreq());
       }
     }
-    if (!any) {
-      return res;
-    }
+    return gated;
+  }
+
+  private static Resource lessGated(ResourceView res, Resource gated) {
     Resource out = res.copy().sub(gated);
     for (int i = 0; i < out.width(); i++) {
       if (out.has(i) && out.get(i) < 0) {
