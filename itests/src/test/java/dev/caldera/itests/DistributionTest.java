@@ -50,6 +50,7 @@ class DistributionTest {
             "caldera-runtime-",
             "caldera-api-",
             "caldera-framework-",
+            "caldera-admission-",
             "caldera-sim-",
             "caldera-plugin-priority-",
             "caldera-plugin-gang-",

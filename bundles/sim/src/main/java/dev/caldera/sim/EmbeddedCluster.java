@@ -1,5 +1,6 @@
 package dev.caldera.sim;
 
+import dev.caldera.admission.Admission;
 import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
@@ -14,7 +15,6 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.framework.admission.Admission;
 import dev.caldera.sim.internal.Pods;
 import dev.caldera.sim.internal.ScenarioAdmission;
 import java.time.Instant;

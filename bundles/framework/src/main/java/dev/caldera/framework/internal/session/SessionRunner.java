@@ -18,7 +18,6 @@ import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.framework.admission.ResourceBounds;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
