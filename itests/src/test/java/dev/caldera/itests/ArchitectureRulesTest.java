@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.caldera.api.fixture.LeakyApi;
+import dev.caldera.framework.fixture.UsesTheDsl;
 import dev.caldera.itests.fixtures.UsesFrameworkInternals;
 import dev.caldera.plugins.fixture.CleanPlugin;
 import dev.caldera.plugins.fixture.LeakyPlugin;
+import dev.caldera.runtime.fixture.UsesTheTestKit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +56,24 @@ class ArchitectureRulesTest {
     assertThat(ArchitectureTest.frameworkInternalsStayInTheFramework.evaluate(leaky).hasViolation())
         .isTrue();
     assertThat(ArchitectureTest.internalsStayInTheirBundle.evaluate(leaky).hasViolation()).isTrue();
+  }
+
+  @Test
+  void frameworkRule_rejectsAFrameworkClassUsingThePolicyLanguage() {
+    assertThat(
+            ArchitectureTest.frameworkNeverUsesTheLayersAboveIt
+                .evaluate(classes(UsesTheDsl.class))
+                .hasViolation())
+        .isTrue();
+  }
+
+  @Test
+  void runtimeRule_rejectsARuntimeClassUsingTheTestKit() {
+    assertThat(
+            ArchitectureTest.runtimeNeverUsesTheTestKit
+                .evaluate(classes(UsesTheTestKit.class))
+                .hasViolation())
+        .isTrue();
   }
 
   @Test

@@ -15,8 +15,9 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 /**
- * The layering rules: plugins see only the API, the API sees only the JDK, and a bundle's {@code
- * internal} packages are its own.
+ * The layering rules: plugins see only the API, the API sees only the JDK, the framework sees none
+ * of the layers above it, the runtime never uses the test kit, and a bundle's {@code internal}
+ * packages are its own.
  */
 @AnalyzeClasses(packages = "dev.caldera", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -102,7 +103,10 @@ class ArchitectureTest {
           .because("the capacity-card bundle imports the API bundle and the dsl's compiler API")
           .allowEmptyShould(true);
 
-  /** The policy plugin runs compiled policies, so it may also use the compiler's API bundle. */
+  /**
+   * The policy plugin runs compiled policies and owns their compilation, so it may also use the
+   * compiler's API bundle and publish the loop's {@code PolicyChecker}.
+   */
   @ArchTest
   static final ArchRule policyPluginDependsOnlyOnTheApiAndTheCompiler =
       classes()
@@ -114,11 +118,25 @@ class ArchitectureTest {
               "dev.caldera.api..",
               "dev.caldera.plugins.policy..",
               "dev.caldera.dsl",
+              "dev.caldera.framework.loop",
               JDK,
               OSGI_ANNOTATIONS,
               DS_ANNOTATIONS)
-          .because("the policy bundle imports the API bundle and the compiler's exported package")
+          .because(
+              "the policy bundle imports the API bundle, the compiler's exported package and the"
+                  + " loop's PolicyChecker")
           .allowEmptyShould(true);
+
+  /** Policies are compiled by the policy plugin's library only, off the admin bundle. */
+  @ArchTest
+  static final ArchRule adminNeverCompilesPolicies =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.admin..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.dsl..")
+          .because("the admin bundle is off the scheduling path");
 
   /** ANTLR stays behind the syntax-tree builder: parse-tree types never reach the rest. */
   @ArchTest
@@ -158,6 +176,34 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAPackage("dev.caldera.framework..");
+
+  /** {@code caldera policy test} reads cases through the framework's views, not test fakes. */
+  @ArchTest
+  static final ArchRule runtimeNeverUsesTheTestKit =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.runtime..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.testkit..")
+          .because("the test kit's fakes are for tests and do not ship in lib/");
+
+  /** The framework sits below the cluster sources, the admin bundle and the policy language. */
+  @ArchTest
+  static final ArchRule frameworkNeverUsesTheLayersAboveIt =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.framework..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.dsl..",
+              "dev.caldera.sim..",
+              "dev.caldera.kube..",
+              "dev.caldera.admin..",
+              "dev.caldera.runtime..",
+              "dev.caldera.testkit..")
+          .because("the framework depends only on the API (and its own libraries)");
 
   @ArchTest
   static final ArchRule frameworkInternalsStayInTheFramework =

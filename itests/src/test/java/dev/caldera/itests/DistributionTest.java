@@ -50,6 +50,7 @@ class DistributionTest {
             "caldera-runtime-",
             "caldera-api-",
             "caldera-framework-",
+            "caldera-admission-",
             "caldera-sim-",
             "caldera-plugin-priority-",
             "caldera-plugin-gang-",
@@ -79,6 +80,7 @@ class DistributionTest {
             "jackson-dataformat-yaml-")) {
       assertThat(jars).as("lib/ jars").anyMatch(j -> j.startsWith(prefix) && j.endsWith(".jar"));
     }
+    assertThat(jars).as("the test kit is for tests only").noneMatch(j -> j.contains("testkit"));
   }
 
   /**

@@ -337,15 +337,17 @@ final class PolicyCommand implements Runnable {
           }
           var reclaimer = world.task("reclaimer", PolicyCases.value(subjects.reclaim.reclaimer));
           var candidate = world.task("candidate", PolicyCases.value(subjects.reclaim.candidate));
-          d = p.explainReclaim(world.context(), reclaimer, candidate);
+          d = p.explainReclaim(world.context(), world.view(reclaimer), world.view(candidate));
         } else {
           if (!p.hasPreemptive()) {
             throw new ParameterException(
                 spec.commandLine(), r.fileName() + " has no preemptive block");
           }
-          var queue = world.queue(subjects.preemptive.queue);
+          world.addQueue(subjects.preemptive.queue);
           var task = world.task("task", PolicyCases.value(subjects.preemptive.task));
-          d = p.explainPreemptive(world.context(), queue, task);
+          d =
+              p.explainPreemptive(
+                  world.context(), world.queue(subjects.preemptive.queue), world.view(task));
         }
         out.println(d.describe());
         return 0;

@@ -1,6 +1,8 @@
 package dev.caldera.testkit;
 
 import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.PodFacts;
+import dev.caldera.api.info.PodGroupFacts;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
@@ -9,6 +11,7 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,7 +120,7 @@ public final class FakeJob implements JobInfo {
 
   /** Sets the pod group's {@code volcano.sh/preemptable} annotation. */
   public FakeJob preemptable(boolean preemptable) {
-    return annotation("volcano.sh/preemptable", Boolean.toString(preemptable));
+    return annotation(PodFacts.PREEMPTABLE, Boolean.toString(preemptable));
   }
 
   // ------------------------------------------------------------ JobInfo
@@ -172,11 +175,7 @@ public final class FakeJob implements JobInfo {
 
   @Override
   public int taskMinAvailableTotal() {
-    int total = 0;
-    for (int v : minTaskMember.values()) {
-      total += v;
-    }
-    return total;
+    return PodGroupFacts.of(podGroup()).taskMinAvailableTotal();
   }
 
   @Override
@@ -191,11 +190,7 @@ public final class FakeJob implements JobInfo {
 
   @Override
   public boolean preemptable() {
-    String v = annotations.get("volcano.sh/preemptable");
-    if (v == null) {
-      v = labels.get("volcano.sh/preemptable");
-    }
-    return v != null && "true".equalsIgnoreCase(v.trim());
+    return PodGroupFacts.of(podGroup()).preemptable();
   }
 
   @Override
@@ -362,18 +357,22 @@ public final class FakeJob implements JobInfo {
         }
       }
     }
-    return deductSchedulingGated(inqueue);
+    return Resource.exceededPart(inqueue, gatedRequest());
   }
 
   @Override
-  public Resource deductSchedulingGated(Resource res) {
+  public ResourceView deductSchedulingGated(ResourceView res) {
+    return Resource.exceededPart(res, gatedRequest());
+  }
+
+  private Resource gatedRequest() {
     Resource gated = Resource.empty();
     for (FakeTask t : tasks.values()) {
       if (t.schedulingGated()) {
         gated.add(t.resreq());
       }
     }
-    return Resource.exceededPart(res, gated);
+    return gated;
   }
 
   @Override

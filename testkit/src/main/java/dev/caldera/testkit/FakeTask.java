@@ -1,5 +1,6 @@
 package dev.caldera.testkit;
 
+import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
@@ -7,15 +8,11 @@ import dev.caldera.api.resource.Resource;
 import java.time.Instant;
 
 /**
- * A task whose pod is built from the setters of {@link AbstractPodBuilder}. Derived values follow
- * Volcano: the request is the pod's request plus one {@code pods}; priority is {@code
- * volcano.sh/task-priority}, else {@code spec.priority}, else 1; preemptable and role come from the
- * {@code volcano.sh/preemptable} and {@code volcano.sh/task-spec} annotations or labels.
+ * A task whose pod is built from the setters of {@link AbstractPodBuilder}. The request is the
+ * pod's request (with one {@code pods}); priority, preemptable, role and gating are read from the
+ * pod by the API's {@link PodFacts}, as the scheduler reads them. The status is the one set here.
  */
 public final class FakeTask extends AbstractPodBuilder<FakeTask> implements TaskInfo {
-
-  static final String GROUP_NAME = "scheduling.k8s.io/group-name";
-  static final String QUEUE_ALLOCATION_GATE = "scheduling.volcano.sh/queue-allocation-gate";
 
   private String jobId = "";
   private TaskStatus status = TaskStatus.PENDING;
@@ -31,7 +28,7 @@ public final class FakeTask extends AbstractPodBuilder<FakeTask> implements Task
   FakeTask(FakeJob job, String name) {
     super(job.namespace() + "/" + name);
     this.jobId = job.uid();
-    annotation(GROUP_NAME, job.name());
+    annotation(PodFacts.GROUP_NAME, job.name());
   }
 
   @Override
@@ -66,12 +63,12 @@ public final class FakeTask extends AbstractPodBuilder<FakeTask> implements Task
 
   /** Sets the {@code volcano.sh/task-spec} role. */
   public FakeTask role(String role) {
-    return annotation("volcano.sh/task-spec", role);
+    return annotation(PodFacts.TASK_SPEC, role);
   }
 
   /** Sets the {@code volcano.sh/preemptable} annotation. */
   public FakeTask preemptable(boolean preemptable) {
-    return annotation("volcano.sh/preemptable", Boolean.toString(preemptable));
+    return annotation(PodFacts.PREEMPTABLE, Boolean.toString(preemptable));
   }
 
   /** What {@link FakeSession#lastTransactionStatus} answers (the current status unless set). */
@@ -147,19 +144,19 @@ public final class FakeTask extends AbstractPodBuilder<FakeTask> implements Task
     return resreq();
   }
 
+  /** The pod facts the scheduler reads, by the API's one reader ({@link PodFacts}). */
+  private PodFacts facts() {
+    return PodFacts.of(pod());
+  }
+
   @Override
   public int priority() {
-    String override = annotationOrLabel("volcano.sh/task-priority");
-    if (override != null) {
-      return Integer.parseInt(override.trim());
-    }
-    return specPriority() != null ? specPriority() : 1;
+    return facts().priority();
   }
 
   @Override
   public boolean preemptable() {
-    String v = annotationOrLabel("volcano.sh/preemptable");
-    return v == null || "true".equalsIgnoreCase(v.trim());
+    return facts().preemptable();
   }
 
   @Override
@@ -169,18 +166,12 @@ public final class FakeTask extends AbstractPodBuilder<FakeTask> implements Task
 
   @Override
   public String taskRole() {
-    String v = annotationOrLabel("volcano.sh/task-spec");
-    return v == null ? "" : v;
+    return facts().taskRole();
   }
 
   @Override
   public boolean schedulingGated() {
-    for (String gate : gates()) {
-      if (!gate.equals(QUEUE_ALLOCATION_GATE)) {
-        return true;
-      }
-    }
-    return false;
+    return facts().schedulingGated();
   }
 
   @Override

@@ -1,12 +1,14 @@
 package dev.caldera.api;
 
 import java.util.List;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * A scheduler plugin instance. A fresh instance is made from its arguments for every session; it
  * registers its functions in {@link #onSessionOpen} and may write status in {@link
  * #onSessionClose}. Plugin classes are plain Java: tests create them with {@code new}.
  */
+@ConsumerType
 public interface Plugin {
 
   /** The registration name, e.g. {@code gang}. */

@@ -6,14 +6,16 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.PodCondition;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import java.util.List;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * What a plugin sees of one scheduling session: a consistent snapshot whose task statuses and node
  * accounting change as actions decide. All lists are in a deterministic order.
  */
+@ProviderType
 public interface Session {
 
   /** A unique id for this session. */
@@ -40,8 +42,8 @@ public interface Session {
   /** A queue by name, or null. */
   QueueInfo queue(String name);
 
-  /** Σ allocatable over the nodes. Do not modify. */
-  Resource totalResource();
+  /** Σ allocatable over the nodes. */
+  ResourceView totalResource();
 
   /** Priority classes, PDBs, quotas, namespaces and node metrics. */
   ClusterInfo cluster();

@@ -2,6 +2,7 @@ package dev.caldera.framework;
 
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
+import java.util.List;
 import java.util.Optional;
 import java.util.SortedSet;
 
@@ -27,6 +28,16 @@ public interface PluginRegistry {
   /** Where the plugin comes from (bundle symbolic name and version, or a jar), for logs. */
   default String origin(String pluginName) {
     return plugin(pluginName).map(f -> f.getClass().getName()).orElse("missing");
+  }
+
+  /**
+   * The plugin factories this registry refused because another factory holds their name, one line
+   * each naming the plugin, the refused provider, the one in force and the rule that chose (empty
+   * when none was refused). Of two providers of one name the registry keeps one in force; the other
+   * is never used while it is there.
+   */
+  default List<String> refusals() {
+    return List.of();
   }
 
   /**

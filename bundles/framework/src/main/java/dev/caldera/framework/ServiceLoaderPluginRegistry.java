@@ -2,6 +2,8 @@ package dev.caldera.framework;
 
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
@@ -17,15 +19,35 @@ public final class ServiceLoaderPluginRegistry extends MapPluginRegistry {
     this(ServiceLoaderPluginRegistry.class.getClassLoader());
   }
 
-  /** Loads from {@code loader}. */
+  private final List<String> refusals = new ArrayList<>();
+
+  /**
+   * Loads from {@code loader}. Of two factories of one name the first found on the class path is
+   * kept and the other refused ({@link #refusals()}).
+   */
   public ServiceLoaderPluginRegistry(ClassLoader loader) {
     super(new TreeMap<>(), new TreeMap<>());
     for (PluginFactory f : ServiceLoader.load(PluginFactory.class, loader)) {
-      plugins().putIfAbsent(f.name(), f);
+      PluginFactory first = plugins().putIfAbsent(f.name(), f);
+      if (first != null) {
+        refusals.add(
+            "plugin "
+                + f.name()
+                + ": "
+                + f.getClass().getName()
+                + " refused, "
+                + first.getClass().getName()
+                + " provides it (the first on the class path wins)");
+      }
     }
     for (Action a : ServiceLoader.load(Action.class, loader)) {
       actions().putIfAbsent(a.name(), a);
     }
+  }
+
+  @Override
+  public List<String> refusals() {
+    return List.copyOf(refusals);
   }
 
   @Override

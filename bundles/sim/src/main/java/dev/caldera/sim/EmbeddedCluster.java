@@ -1,5 +1,6 @@
 package dev.caldera.sim;
 
+import dev.caldera.admission.Admission;
 import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
@@ -14,7 +15,6 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.framework.admission.Admission;
 import dev.caldera.sim.internal.Pods;
 import dev.caldera.sim.internal.ScenarioAdmission;
 import java.time.Instant;
@@ -97,6 +97,11 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
         nodes, visible, List.copyOf(podGroups.values()), List.copyOf(queues.values()), info, now);
   }
 
+  /** Replaces the policy sources later snapshots carry (a watched directory changed). */
+  public synchronized void setPolicies(Map<String, String> policies) {
+    this.policies = Map.copyOf(policies);
+  }
+
   /**
    * Applies a session's decisions: pod status updates (conditions, nominated node), binds (the pod
    * is Running on its node), evictions (the pod is gone), pod group phases and conditions, and
@@ -105,11 +110,6 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
    * @throws IllegalArgumentException if the result names a pod, pod group or queue that this
    *     cluster does not hold (a scheduler bug)
    */
-  /** Replaces the policy sources later snapshots carry (a watched directory changed). */
-  public synchronized void setPolicies(Map<String, String> policies) {
-    this.policies = Map.copyOf(policies);
-  }
-
   @Override
   public synchronized void apply(SessionResult result) {
     if (result.pods() != null) {

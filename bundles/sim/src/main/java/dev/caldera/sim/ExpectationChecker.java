@@ -1,9 +1,9 @@
 package dev.caldera.sim;
 
+import dev.caldera.admission.Admission;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.framework.admission.Admission;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -322,7 +322,7 @@ class ScenarioLoaderTest {
     Scenario s = ScenarioLoader.load(resource("/good/full-objects.yaml"));
     // p1 has a group; compute what its implicit group would have asked through PodRequests.
     Pod p1 = pod(s, "ns1/p1");
-    Map<String, Quantity> r = dev.caldera.framework.admission.PodRequests.of(p1);
+    Map<String, Quantity> r = dev.caldera.admission.PodRequests.of(p1);
 
     // containers 1 + 0.5 + sidecar 0.1 = 1.6; init 3 + sidecar started before it (none) = 3;
     // max 3, plus overhead 50m.

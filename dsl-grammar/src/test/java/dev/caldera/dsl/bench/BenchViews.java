@@ -2,6 +2,8 @@ package dev.caldera.dsl.bench;
 
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.PodFacts;
+import dev.caldera.api.info.PodGroupFacts;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
@@ -12,6 +14,7 @@ import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.dsl.PolicyContext;
 import java.time.Instant;
 import java.util.HashMap;
@@ -28,6 +31,7 @@ final class BenchViews {
 
   static final class Task implements TaskInfo {
     private final Pod pod;
+    private final PodFacts facts;
     private final String jobId;
     private final Resource request = Resource.of(1000, 1 << 30);
 
@@ -57,6 +61,7 @@ final class BenchViews {
               "Running",
               null,
               null);
+      this.facts = PodFacts.of(pod);
       this.jobId = jobId;
     }
 
@@ -87,7 +92,7 @@ final class BenchViews {
 
     @Override
     public TaskStatus status() {
-      return TaskStatus.RUNNING;
+      return facts.status();
     }
 
     @Override
@@ -107,12 +112,12 @@ final class BenchViews {
 
     @Override
     public int priority() {
-      return 1;
+      return facts.priority();
     }
 
     @Override
     public boolean preemptable() {
-      return true;
+      return facts.preemptable();
     }
 
     @Override
@@ -122,12 +127,12 @@ final class BenchViews {
 
     @Override
     public String taskRole() {
-      return "";
+      return facts.taskRole();
     }
 
     @Override
     public boolean schedulingGated() {
-      return false;
+      return facts.schedulingGated();
     }
 
     @Override
@@ -143,6 +148,7 @@ final class BenchViews {
 
   static final class Job implements JobInfo {
     private final PodGroup podGroup;
+    private final PodGroupFacts facts;
 
     Job(String namespace, String name, String queue, String serviceType) {
       Map<String, String> annotations =
@@ -157,6 +163,7 @@ final class BenchViews {
               null,
               "Running",
               null);
+      this.facts = PodGroupFacts.of(podGroup);
     }
 
     @Override
@@ -186,7 +193,7 @@ final class BenchViews {
 
     @Override
     public PodGroupPhase phase() {
-      return PodGroupPhase.Running;
+      return facts.phase();
     }
 
     @Override
@@ -201,7 +208,7 @@ final class BenchViews {
 
     @Override
     public int taskMinAvailableTotal() {
-      return 0;
+      return facts.taskMinAvailableTotal();
     }
 
     @Override
@@ -216,7 +223,7 @@ final class BenchViews {
 
     @Override
     public boolean preemptable() {
-      return false;
+      return facts.preemptable();
     }
 
     @Override
@@ -290,7 +297,7 @@ final class BenchViews {
     }
 
     @Override
-    public Resource deductSchedulingGated(Resource res) {
+    public ResourceView deductSchedulingGated(ResourceView res) {
       return res;
     }
   }

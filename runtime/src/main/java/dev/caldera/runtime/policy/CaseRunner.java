@@ -44,16 +44,20 @@ public final class CaseRunner {
     Decision decision;
     boolean compiled;
     if (c.isReclaim()) {
-      TaskInfo reclaimer = world.task("reclaimer", c.reclaimer());
-      TaskInfo candidate = world.task("candidate", c.candidate());
+      CaseWorld.TaskRef reclaimerRef = world.task("reclaimer", c.reclaimer());
+      CaseWorld.TaskRef candidateRef = world.task("candidate", c.candidate());
       SessionPolicyContext context = world.context();
+      TaskInfo reclaimer = world.view(reclaimerRef);
+      TaskInfo candidate = world.view(candidateRef);
       decision = policy.explainReclaim(context, reclaimer, candidate);
       compiled =
           !policy.reclaimable(context).select(reclaimer, List.of(candidate)).tasks().isEmpty();
     } else {
-      QueueInfo queue = world.queue(c.queue());
-      TaskInfo task = world.task("task", c.task());
+      world.addQueue(c.queue());
+      CaseWorld.TaskRef taskRef = world.task("task", c.task());
       SessionPolicyContext context = world.context();
+      QueueInfo queue = world.queue(c.queue());
+      TaskInfo task = world.view(taskRef);
       decision = policy.explainPreemptive(context, queue, task);
       compiled = policy.preemptive(context).test(queue, List.of(task));
     }

@@ -11,11 +11,13 @@ import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import java.util.List;
 import java.util.Map;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * The session as actions use it: every extension point already combined across plugins and tiers,
  * plus the operations that change the session.
  */
+@ProviderType
 public interface ActionSession extends Session {
 
   /** Whether the conf lists the action {@code name}. */

@@ -3,12 +3,14 @@ package dev.caldera.api.action;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * An ordered list of operations whose effect on the session is immediate and whose effect on the
  * cluster waits for {@link #commit()} (Volcano's {@code framework.Statement}). {@link #discard()}
  * undoes the operations in reverse order, calling event handlers so plugins' bookkeeping follows.
  */
+@ProviderType
 public interface Statement {
 
   /** Marks the task Releasing; it stops counting for plugins at once. Never fails. */

@@ -3,11 +3,23 @@ package dev.caldera.api.extension;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import java.util.List;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
- * Scores candidate nodes together (normalised scores): adds each node's score to {@code scores[i]}.
- * A failure discards the batch scores of all plugins for this task.
+ * Scores candidate nodes together (normalised scores): adds each node's score to {@code scores[i]},
+ * where {@code i} is the node's index in {@code nodes}.
+ *
+ * <ul>
+ *   <li>Called by: {@code allocate}, {@code backfill} and {@code preempt}, once per task with the
+ *       feasible nodes, after {@link NodeOrderFn}.
+ *   <li>Combined: the scores of every enabled plugin add up, and to the node-order scores. A
+ *       non-success status discards the batch scores of all plugins for this task.
+ *   <li>Gate: {@code enableNodeOrder}.
+ *   <li>Threading: on the session's thread; {@code scores} is this call's own.
+ *   <li>Null: a null status counts as success.
+ * </ul>
  */
+@ConsumerType
 @FunctionalInterface
 public interface BatchNodeOrderFn {
   Status score(TaskInfo task, List<NodeInfo> nodes, double[] scores);

@@ -1,9 +1,12 @@
 package dev.caldera.api.extension;
 
+import org.osgi.annotation.versioning.ProviderType;
+
 /**
  * Per-task scratch state that lives for one session: pre-predicates store what their predicates and
  * simulations reuse. Topology-aware preemption copies it per candidate node.
  */
+@ProviderType
 public interface CycleState {
 
   /** A value a plugin stores; copied when the state is copied. */

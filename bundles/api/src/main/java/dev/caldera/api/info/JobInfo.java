@@ -2,11 +2,14 @@ package dev.caldera.api.info;
 
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import org.osgi.annotation.versioning.ProviderType;
 
 /** A read-only view of a job (a PodGroup and its tasks) in a session. */
+@ProviderType
 public interface JobInfo {
 
   /** {@code namespace/name} of the pod group. */
@@ -51,14 +54,14 @@ public interface JobInfo {
   /** How many tasks have {@code status}. */
   int taskCount(TaskStatus status);
 
-  /** Σ request of tasks in an allocated status. Do not modify. */
-  Resource allocated();
+  /** Σ request of tasks in an allocated status. */
+  ResourceView allocated();
 
-  /** Σ request of all tasks. Do not modify. */
-  Resource totalRequest();
+  /** Σ request of all tasks. */
+  ResourceView totalRequest();
 
-  /** {@code spec.minResources}, or null when unset. Do not modify. */
-  Resource minResources();
+  /** {@code spec.minResources}, or null when unset. */
+  ResourceView minResources();
 
   /** {@code ReadyTaskNum}: Bound, Binding, Running, Allocated, Succeeded. */
   int readyTaskNum();
@@ -113,5 +116,5 @@ public interface JobInfo {
   Resource inqueueResources();
 
   /** {@code DeductSchGatedResources(res)}: {@code res} less gated tasks' requests, clamped at 0. */
-  Resource deductSchedulingGated(Resource res);
+  ResourceView deductSchedulingGated(ResourceView res);
 }

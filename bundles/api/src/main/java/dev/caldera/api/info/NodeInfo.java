@@ -2,12 +2,15 @@ package dev.caldera.api.info;
 
 import dev.caldera.api.model.Node;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.List;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * A read-only view of a node's accounting in a session ({@code api/node_info.go}). The resources
  * returned must not be modified.
  */
+@ProviderType
 public interface NodeInfo {
 
   /** The node name. */
@@ -25,22 +28,22 @@ public interface NodeInfo {
   Node node();
 
   /** Allocatable (with {@code maxTaskNum} from {@code pods}). */
-  Resource allocatable();
+  ResourceView allocatable();
 
   /** Capacity. */
-  Resource capacity();
+  ResourceView capacity();
 
   /** Idle: allocatable less every occupying task. May be negative. */
-  Resource idle();
+  ResourceView idle();
 
   /** Used: Σ request of occupying tasks. */
-  Resource used();
+  ResourceView used();
 
   /** Σ request of Releasing tasks. */
-  Resource releasing();
+  ResourceView releasing();
 
   /** Σ request of Pipelined tasks. */
-  Resource pipelined();
+  ResourceView pipelined();
 
   /** {@code FutureIdle = Idle + Releasing − Pipelined}, as a new resource. */
   Resource futureIdle();
@@ -49,12 +52,12 @@ public interface NodeInfo {
    * Whether {@code request} fits {@link #futureIdle()} (ε rule, absent scalars as 0), without
    * allocating.
    */
-  default boolean fitsFutureIdle(Resource request) {
+  default boolean fitsFutureIdle(ResourceView request) {
     return request.fitsWithin(idle(), releasing(), pipelined());
   }
 
   /** Whether {@code request} fits {@link #idle()} (ε rule, absent scalars as 0). */
-  default boolean fitsIdle(Resource request) {
+  default boolean fitsIdle(ResourceView request) {
     return request.fits(idle());
   }
 

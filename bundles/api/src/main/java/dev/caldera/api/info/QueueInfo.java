@@ -2,8 +2,10 @@ package dev.caldera.api.info;
 
 import dev.caldera.api.model.Queue;
 import java.time.Instant;
+import org.osgi.annotation.versioning.ProviderType;
 
 /** A read-only view of a queue in a session. */
+@ProviderType
 public interface QueueInfo {
 
   /** The queue name (also its UID). */

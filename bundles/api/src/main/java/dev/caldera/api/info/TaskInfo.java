@@ -1,13 +1,15 @@
 package dev.caldera.api.info;
 
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * A read-only view of one task (pod) in a session. Its status and node change as the session
- * allocates, pipelines and evicts; the resources it returns must not be modified.
+ * allocates, pipelines and evicts; the resources it returns are read-only views.
  */
+@ProviderType
 public interface TaskInfo {
 
   /** The pod UID. */
@@ -36,11 +38,11 @@ public interface TaskInfo {
   /** The node the task is placed, allocated or pipelined on; empty if none. */
   String nodeName();
 
-  /** The request ({@code Resreq}); includes {@code pods: 1}. Do not modify. */
-  Resource resreq();
+  /** The request ({@code Resreq}); includes {@code pods: 1}. */
+  ResourceView resreq();
 
-  /** The request used for fitting ({@code InitResreq}); do not modify. */
-  Resource initResreq();
+  /** The request used for fitting ({@code InitResreq}). */
+  ResourceView initResreq();
 
   /** {@code spec.priority}, 1 when unset, overridden by {@code volcano.sh/task-priority}. */
   int priority();

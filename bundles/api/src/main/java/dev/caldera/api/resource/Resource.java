@@ -15,10 +15,10 @@ import java.util.Map;
  * takes a {@link Dimension} that says whether an absent scalar counts as zero or as infinity.
  *
  * <p>Instances are mutable, like Volcano's: {@link #add}, {@link #sub} and friends change the
- * receiver and return it. Use {@link #copy()} before changing a value you do not own. Not
- * thread-safe.
+ * receiver and return it. The session's views hand out {@link ResourceView}s (reading and comparing
+ * only); {@link #copy()} gives a plugin a resource of its own to compute with. Not thread-safe.
  */
-public final class Resource {
+public final class Resource implements ResourceView {
 
   /** Volcano's {@code minResource}: two values closer than this are equal. */
   public static final double EPSILON = 0.1;
@@ -90,17 +90,17 @@ public final class Resource {
 
   // ---------------------------------------------------------------- access
 
-  /** The milli-cpu value. */
+  @Override
   public double milliCpu() {
     return values[0];
   }
 
-  /** The memory in bytes. */
+  @Override
   public double memory() {
     return values[1];
   }
 
-  /** The pod-count limit read from a node's allocatable {@code pods}; 0 elsewhere. */
+  @Override
   public int maxTaskNum() {
     return maxTaskNum;
   }
@@ -111,7 +111,7 @@ public final class Resource {
     return this;
   }
 
-  /** The value at a dimension index; 0 when absent. */
+  @Override
   public double get(int index) {
     if (index >= values.length) {
       return 0;
@@ -120,18 +120,18 @@ public final class Resource {
     return v != v ? 0 : v;
   }
 
-  /** The value of a named dimension in internal units; 0 when absent. */
+  @Override
   public double get(String name) {
     int index = ResourceNames.existingIndexOf(name);
     return index < 0 ? 0 : get(index);
   }
 
-  /** Whether a dimension is present (cpu and memory always are). */
+  @Override
   public boolean has(int index) {
     return index < 2 || (index < values.length && !Double.isNaN(values[index]));
   }
 
-  /** Whether a named dimension is present. */
+  @Override
   public boolean has(String name) {
     int index = ResourceNames.existingIndexOf(name);
     return index >= 0 && has(index);
@@ -159,12 +159,12 @@ public final class Resource {
     return this;
   }
 
-  /** The highest dimension index plus one that this vector may hold. */
+  @Override
   public int width() {
     return values.length;
   }
 
-  /** Present scalar dimensions (index ≥ 2), in index order. */
+  @Override
   public int[] scalarIndices() {
     int n = 0;
     for (int i = 2; i < values.length; i++) {
@@ -182,7 +182,7 @@ public final class Resource {
     return out;
   }
 
-  /** Whether any scalar is present. */
+  @Override
   public boolean hasScalars() {
     for (int i = 2; i < values.length; i++) {
       if (!Double.isNaN(values[i])) {
@@ -212,7 +212,8 @@ public final class Resource {
   // ---------------------------------------------------------------- arithmetic
 
   /** Adds cpu, memory and every scalar of {@code rr}; {@link #maxTaskNum()} is untouched. */
-  public Resource add(Resource rr) {
+  public Resource add(ResourceView rrView) {
+    Resource rr = (Resource) rrView;
     values[0] += rr.values[0];
     values[1] += rr.values[1];
     for (int i = 2; i < rr.values.length; i++) {
@@ -228,7 +229,8 @@ public final class Resource {
    * Subtracts {@code rr}. Volcano asserts {@code rr <= this} first and panics otherwise; here the
    * result may go negative, as with Volcano's {@code PANIC_ON_ERROR=false}.
    */
-  public Resource sub(Resource rr) {
+  public Resource sub(ResourceView rrView) {
+    Resource rr = (Resource) rrView;
     values[0] -= rr.values[0];
     values[1] -= rr.values[1];
     for (int i = 2; i < rr.values.length; i++) {
@@ -249,7 +251,8 @@ public final class Resource {
   }
 
   /** Per-dimension max ({@code SetMaxResource}); scalars only in {@code rr} are copied. */
-  public Resource setMax(Resource rr) {
+  public Resource setMax(ResourceView rrView) {
+    Resource rr = (Resource) rrView;
     values[0] = Math.max(values[0], rr.values[0]);
     values[1] = Math.max(values[1], rr.values[1]);
     for (int i = 2; i < rr.values.length; i++) {
@@ -268,7 +271,8 @@ public final class Resource {
    * the min with {@code rr}'s, or, when {@code rr} lacks it, stays ({@code INFINITY}) or becomes 0
    * ({@code ZERO}). Scalars only in {@code rr} are not added.
    */
-  public Resource minDimension(Resource rr, Dimension d) {
+  public Resource minDimension(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     values[0] = Math.min(values[0], rr.values[0]);
     values[1] = Math.min(values[1], rr.values[1]);
     for (int i = 2; i < values.length; i++) {
@@ -291,7 +295,9 @@ public final class Resource {
    * {@code ExceededPart}: per dimension {@code max(0, l − r)} over the union of scalar names
    * (absent counts as 0). Returns a new resource.
    */
-  public static Resource exceededPart(Resource l, Resource r) {
+  public static Resource exceededPart(ResourceView lView, ResourceView rView) {
+    Resource l = (Resource) lView;
+    Resource r = (Resource) rView;
     if (l == null) {
       return empty();
     }
@@ -315,12 +321,9 @@ public final class Resource {
     return out;
   }
 
-  /**
-   * {@code Diff(rr, d)}: returns {@code [increased, decreased]}; per dimension, if this is larger
-   * the difference goes to increased, otherwise to decreased. Absent scalars are 0 ({@code ZERO})
-   * or −1 ({@code INFINITY}, Volcano's sentinel).
-   */
-  public Resource[] diff(Resource rr, Dimension d) {
+  @Override
+  public Resource[] diff(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     Resource inc = empty();
     Resource dec = empty();
     diffInto(0, values[0], rr.values[0], inc, dec);
@@ -358,7 +361,7 @@ public final class Resource {
     return l < r || Math.abs(l - r) < EPSILON;
   }
 
-  /** {@code IsEmpty}: every dimension except {@code pods} is below ε. */
+  @Override
   public boolean isEmpty() {
     if (values[0] >= EPSILON || values[1] >= EPSILON) {
       return false;
@@ -371,12 +374,12 @@ public final class Resource {
     return true;
   }
 
-  /** {@code IsZero(name)}: the value is below ε (absent counts as zero). */
+  @Override
   public boolean isZero(String name) {
     return get(name) < EPSILON;
   }
 
-  /** {@code ResourceNames()}: indices of every dimension ≥ ε, {@code pods} included. */
+  @Override
   public int[] resourceIndices() {
     int[] out = new int[values.length];
     int n = 0;
@@ -389,7 +392,7 @@ public final class Resource {
     return Arrays.copyOf(out, n);
   }
 
-  /** {@code ResourceNames()} as names. */
+  @Override
   public List<String> resourceNames() {
     List<String> names = new ArrayList<>();
     for (int i : resourceIndices()) {
@@ -400,18 +403,15 @@ public final class Resource {
 
   // ---------------------------------------------------------------- comparisons (§1.5)
 
-  /** {@code Less}: strictly less on cpu and memory and on every scalar, with the {@code d} rule. */
-  public boolean less(Resource rr, Dimension d) {
+  @Override
+  public boolean less(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     return compareAll(rr, d, false, true);
   }
 
-  /**
-   * {@code LessEqual}: {@code l < r || |l − r| < ε} on cpu, memory and every scalar of this
-   * resource; {@code pods} is not ignored. Under {@code ZERO} a scalar absent from {@code rr}
-   * counts as 0; under {@code INFINITY} it is skipped, and a scalar present in {@code rr} but
-   * absent here makes the result false.
-   */
-  public boolean lessEqual(Resource rr, Dimension d) {
+  @Override
+  public boolean lessEqual(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     return compareAll(rr, d, true, true);
   }
 
@@ -449,12 +449,9 @@ public final class Resource {
     return orEqual ? leq(l, r) : l < r;
   }
 
-  /**
-   * {@code LessEqualWithResourcesName}: like {@link #lessEqual} without the infinity rule for extra
-   * scalars in {@code rr}. Returns the insufficient names, cpu then memory then scalars in name
-   * order; empty means it fits.
-   */
-  public List<String> lessEqualWithResourcesName(Resource rr, Dimension d) {
+  @Override
+  public List<String> lessEqualWithResourcesName(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     List<String> insufficient = new ArrayList<>(0);
     if (!leq(values[0], rr.values[0])) {
       insufficient.add(ResourceNames.CPU);
@@ -489,20 +486,17 @@ public final class Resource {
     return insufficient;
   }
 
-  /**
-   * Allocation-free form of {@code lessEqualWithResourcesName(rr, ZERO).isEmpty()}, which equals
-   * {@code lessEqual(rr, ZERO)}: the hot-path fit test.
-   */
-  public boolean fits(Resource rr) {
+  @Override
+  public boolean fits(ResourceView rrView) {
+    Resource rr = (Resource) rrView;
     return compareAll(rr, Dimension.ZERO, true, false);
   }
 
-  /**
-   * Allocation-free {@code lessEqual(base + plus − minus, ZERO)}: whether this fits what is left of
-   * {@code base} after adding {@code plus} and taking {@code minus} (a node's future idle is idle +
-   * releasing − pipelined). Absent scalars count as 0.
-   */
-  public boolean fitsWithin(Resource base, Resource plus, Resource minus) {
+  @Override
+  public boolean fitsWithin(ResourceView baseView, ResourceView plusView, ResourceView minusView) {
+    Resource base = (Resource) baseView;
+    Resource plus = (Resource) plusView;
+    Resource minus = (Resource) minusView;
     if (!leq(values[0], base.values[0] + plus.values[0] - minus.values[0])
         || !leq(values[1], base.values[1] + plus.values[1] - minus.values[1])) {
       return false;
@@ -519,13 +513,11 @@ public final class Resource {
     return true;
   }
 
-  /**
-   * {@code LessEqualWithDimensionAndResourcesName(rr, req)}: compares only dimensions where {@code
-   * req > 0}, {@code pods} skipped, strictly ({@code this > rr} is insufficient, no ε). Returns the
-   * insufficient names; empty means within. {@code req == null} falls back to {@link
-   * #lessEqualWithResourcesName} under {@code ZERO}.
-   */
-  public List<String> lessEqualWithDimensionAndResourcesName(Resource rr, Resource req) {
+  @Override
+  public List<String> lessEqualWithDimensionAndResourcesName(
+      ResourceView rrView, ResourceView reqView) {
+    Resource rr = (Resource) rrView;
+    Resource req = (Resource) reqView;
     if (rr == null) {
       return resourceNames();
     }
@@ -562,13 +554,15 @@ public final class Resource {
     return insufficient;
   }
 
-  /** {@code LessPartly}: strictly less on some dimension, with the {@code d} rules. */
-  public boolean lessPartly(Resource rr, Dimension d) {
+  @Override
+  public boolean lessPartly(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     return partly(rr, d, false);
   }
 
-  /** {@code LessEqualPartly}: less-or-equal (ε) on some dimension, with the {@code d} rules. */
-  public boolean lessEqualPartly(Resource rr, Dimension d) {
+  @Override
+  public boolean lessEqualPartly(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     return partly(rr, d, true);
   }
 
@@ -602,11 +596,10 @@ public final class Resource {
     return false;
   }
 
-  /**
-   * {@code LessEqualPartlyWithDimension(rr, req)}: the names of dimensions with {@code req > 0}
-   * ({@code pods} skipped) where this ≤ rr (ε). Non-empty means "partly less-equal".
-   */
-  public List<String> lessEqualPartlyWithDimension(Resource rr, Resource req) {
+  @Override
+  public List<String> lessEqualPartlyWithDimension(ResourceView rrView, ResourceView reqView) {
+    Resource rr = (Resource) rrView;
+    Resource req = (Resource) reqView;
     List<String> names = new ArrayList<>(0);
     if (req == null) {
       return names;
@@ -626,11 +619,11 @@ public final class Resource {
     return names;
   }
 
-  /**
-   * {@code LessEqualPartlyWithDimensionZeroFiltered}: drops the dimensions where both sides are
-   * below ε, then applies {@link #lessEqualPartlyWithDimension}.
-   */
-  public List<String> lessEqualPartlyWithDimensionZeroFiltered(Resource rr, Resource req) {
+  @Override
+  public List<String> lessEqualPartlyWithDimensionZeroFiltered(
+      ResourceView rrView, ResourceView reqView) {
+    Resource rr = (Resource) rrView;
+    Resource req = (Resource) reqView;
     if (req == null) {
       return new ArrayList<>(0);
     }
@@ -646,8 +639,9 @@ public final class Resource {
     return lessEqualPartlyWithDimension(rr, filtered);
   }
 
-  /** {@code Equal}: |l − r| < ε on cpu, memory and this resource's scalars (absent means 0). */
-  public boolean equal(Resource rr, Dimension d) {
+  @Override
+  public boolean equal(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     if (Math.abs(values[0] - rr.values[0]) >= EPSILON
         || Math.abs(values[1] - rr.values[1]) >= EPSILON) {
       return false;
@@ -660,18 +654,16 @@ public final class Resource {
     return true;
   }
 
-  /**
-   * {@code GreaterPartly}: the names where this does not fit {@code rr}; non-empty means greater.
-   */
-  public List<String> greaterPartly(Resource rr, Dimension d) {
+  @Override
+  public List<String> greaterPartly(ResourceView rrView, Dimension d) {
+    Resource rr = (Resource) rrView;
     return lessEqualWithResourcesName(rr, d);
   }
 
-  /**
-   * {@code GreaterPartlyWithDimension(rr, req)}: true if strictly {@code this > rr} on some
-   * dimension with {@code req > 0} ({@code pods} skipped).
-   */
-  public boolean greaterPartlyWithDimension(Resource rr, Resource req) {
+  @Override
+  public boolean greaterPartlyWithDimension(ResourceView rrView, ResourceView reqView) {
+    Resource rr = (Resource) rrView;
+    Resource req = (Resource) reqView;
     if (rr == null || req == null) {
       return false;
     }
@@ -690,12 +682,10 @@ public final class Resource {
     return false;
   }
 
-  /**
-   * {@code GreaterPartlyWithRelevantDimensions(rr, req)}: keeps cpu/memory of {@code req} only
-   * where {@code rr ≥ ε} and scalars only where {@code rr} has the name (even at 0), then applies
-   * {@link #greaterPartlyWithDimension}.
-   */
-  public boolean greaterPartlyWithRelevantDimensions(Resource rr, Resource req) {
+  @Override
+  public boolean greaterPartlyWithRelevantDimensions(ResourceView rrView, ResourceView reqView) {
+    Resource rr = (Resource) rrView;
+    Resource req = (Resource) reqView;
     if (rr == null || req == null) {
       return false;
     }
@@ -718,7 +708,8 @@ public final class Resource {
    * {@code FitDelta(rr)}: for each dimension with {@code rr > 0}, {@code this −= rr + ε} (an absent
    * scalar starts at 0). A negative result means insufficient.
    */
-  public Resource fitDelta(Resource rr) {
+  public Resource fitDelta(ResourceView rrView) {
+    Resource rr = (Resource) rrView;
     if (rr.values[0] > 0) {
       values[0] -= rr.values[0] + EPSILON;
     }
@@ -737,7 +728,9 @@ public final class Resource {
   /**
    * {@code Intersection(a, b)}: names in both {@code ResourceNames()} (≥ ε), {@code pods} included.
    */
-  public static List<String> intersection(Resource a, Resource b) {
+  public static List<String> intersection(ResourceView aView, ResourceView bView) {
+    Resource a = (Resource) aView;
+    Resource b = (Resource) bView;
     List<String> names = new ArrayList<>(0);
     for (int i : a.resourceIndices()) {
       if (b.get(i) >= EPSILON && b.has(i)) {
@@ -748,7 +741,9 @@ public final class Resource {
   }
 
   /** {@code IntersectionWithIgnoredScalarResources}: {@link #intersection} without {@code pods}. */
-  public static List<String> intersectionIgnoringPods(Resource a, Resource b) {
+  public static List<String> intersectionIgnoringPods(ResourceView aView, ResourceView bView) {
+    Resource a = (Resource) aView;
+    Resource b = (Resource) bView;
     List<String> names = intersection(a, b);
     names.remove(ResourceNames.PODS);
     return names;
@@ -766,7 +761,9 @@ public final class Resource {
    * {@code helpers.Min(l, r)}: cpu and memory min; for each scalar of {@code l}, the min with
    * {@code r}'s (absent as 0), only when both have scalars.
    */
-  public static Resource min(Resource l, Resource r) {
+  public static Resource min(ResourceView lView, ResourceView rView) {
+    Resource l = (Resource) lView;
+    Resource r = (Resource) rView;
     Resource out = of(Math.min(l.values[0], r.values[0]), Math.min(l.values[1], r.values[1]));
     if (!l.hasScalars() || !r.hasScalars()) {
       return out;
@@ -778,7 +775,9 @@ public final class Resource {
   }
 
   /** {@code helpers.Max(l, r)}: cpu and memory max; scalars over the union, negatives skipped. */
-  public static Resource max(Resource l, Resource r) {
+  public static Resource max(ResourceView lView, ResourceView rView) {
+    Resource l = (Resource) lView;
+    Resource r = (Resource) rView;
     Resource out = of(Math.max(l.values[0], r.values[0]), Math.max(l.values[1], r.values[1]));
     for (Resource side : new Resource[] {l, r}) {
       for (int i : side.scalarIndices()) {
@@ -795,11 +794,7 @@ public final class Resource {
 
   // ---------------------------------------------------------------- conversion
 
-  /**
-   * The Kubernetes resource list ({@code ConvertRes2ResList}): cpu as a milli quantity, memory in
-   * bytes with a binary suffix where exact, {@code pods} as a count, other scalars as milli
-   * quantities. cpu and memory are always present.
-   */
+  @Override
   public Map<String, Quantity> toList() {
     Map<String, Quantity> out = new LinkedHashMap<>();
     out.put(ResourceNames.CPU, Quantity.ofMilli((long) values[0]));
@@ -815,8 +810,9 @@ public final class Resource {
     return out;
   }
 
-  /** Exact equality of every dimension and of presence (Go's {@code reflect.DeepEqual}). */
-  public boolean deepEquals(Resource o) {
+  @Override
+  public boolean deepEquals(ResourceView oView) {
+    Resource o = (Resource) oView;
     int width = Math.max(values.length, o.values.length);
     for (int i = 0; i < width; i++) {
       double a = raw(i);

@@ -1,10 +1,11 @@
 /**
  * The {@code volcano-scheduler.conf} schema: actions, tiers of plugin entries with Volcano's enable
- * flags and arguments, and per-action configurations. Volcano's spelling of every key lives here
- * and nowhere else.
+ * flags and arguments ({@link dev.caldera.framework.conf.FlagGates}: which flag gates which
+ * extension point), and per-action configurations. Volcano's spelling of every key lives here and
+ * nowhere else.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.caldera.framework.conf;
 
 import org.osgi.annotation.bundle.Export;

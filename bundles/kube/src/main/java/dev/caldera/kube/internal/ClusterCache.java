@@ -1,5 +1,8 @@
 package dev.caldera.kube.internal;
 
+import dev.caldera.admission.Admission;
+import dev.caldera.admission.ImplicitGroupNaming;
+import dev.caldera.admission.PodCopies;
 import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
@@ -12,9 +15,6 @@ import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
-import dev.caldera.framework.admission.Admission;
-import dev.caldera.framework.admission.ImplicitGroupNaming;
-import dev.caldera.framework.admission.PodCopies;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

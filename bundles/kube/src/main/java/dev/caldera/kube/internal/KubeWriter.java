@@ -1,12 +1,12 @@
 package dev.caldera.kube.internal;
 
+import dev.caldera.admission.Conditions;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.framework.admission.Conditions;
 import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;

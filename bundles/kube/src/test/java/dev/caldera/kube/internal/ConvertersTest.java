@@ -2,14 +2,14 @@ package dev.caldera.kube.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.caldera.admission.Admission;
+import dev.caldera.admission.ImplicitGroupNaming;
+import dev.caldera.admission.PodRequests;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.framework.admission.Admission;
-import dev.caldera.framework.admission.ImplicitGroupNaming;
-import dev.caldera.framework.admission.PodRequests;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;

@@ -1,8 +1,8 @@
 package dev.caldera.sim.internal;
 
+import dev.caldera.admission.Conditions;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodCondition;
-import dev.caldera.framework.admission.Conditions;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,10 +1,10 @@
 package dev.caldera.sim.internal;
 
+import dev.caldera.admission.Admission;
+import dev.caldera.admission.ImplicitGroupNaming;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
-import dev.caldera.framework.admission.Admission;
-import dev.caldera.framework.admission.ImplicitGroupNaming;
 import dev.caldera.sim.ScenarioException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

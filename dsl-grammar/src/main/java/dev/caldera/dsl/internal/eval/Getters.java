@@ -1,6 +1,6 @@
 package dev.caldera.dsl.internal.eval;
 
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.Map;
 
 /** Accessor shapes: how a compiled attribute reads a value from its object. */
@@ -35,6 +35,6 @@ public final class Getters {
   /** Reads a resource vector; null reads as all zero. */
   @FunctionalInterface
   public interface VecGetter<T> {
-    Resource get(Frame f, T o);
+    ResourceView get(Frame f, T o);
   }
 }

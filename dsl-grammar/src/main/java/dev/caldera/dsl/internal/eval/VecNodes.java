@@ -1,6 +1,7 @@
 package dev.caldera.dsl.internal.eval;
 
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.dsl.internal.eval.Getters.VecGetter;
 
 /** The resource-vector evaluators. */
@@ -40,7 +41,7 @@ public final class VecNodes {
     @Override
     public double get(Frame f, int dim) {
       T o = nav.get(f);
-      Resource r = o == null ? null : getter.get(f, o);
+      ResourceView r = o == null ? null : getter.get(f, o);
       if (r == null) {
         return 0;
       }

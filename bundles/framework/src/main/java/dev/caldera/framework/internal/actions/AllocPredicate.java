@@ -4,7 +4,7 @@ import dev.caldera.api.action.ActionSession;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 
 /**
  * Allocate's {@code predicate} for one task: the action's own resource check on the node's future
@@ -15,7 +15,7 @@ import dev.caldera.api.resource.Resource;
 final class AllocPredicate implements PredicateHelper.NodeCheck {
 
   private final ActionSession session;
-  private final Resource request;
+  private final ResourceView request;
   private final int[] reportOrder;
 
   AllocPredicate(ActionSession session, TaskInfo task) {

@@ -11,7 +11,7 @@ import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -164,7 +164,7 @@ public final class AllocateAction implements Action {
         if (best == null) {
           continue;
         }
-        Resource request = task.initResreq();
+        ResourceView request = task.initResreq();
         if (NodeFit.fitsIdle(request, best)) {
           stmt.allocate(task, best);
         } else if (NodeFit.fitsFutureIdle(request, best)) {

@@ -4,6 +4,7 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,17 +28,17 @@ final class NodeFit {
   private NodeFit() {}
 
   /** {@code req.LessEqual(node.Idle, Zero)}. */
-  static boolean fitsIdle(Resource req, NodeInfo node) {
+  static boolean fitsIdle(ResourceView req, NodeInfo node) {
     return req.fits(node.idle());
   }
 
   /** {@code req.LessEqual(node.FutureIdle(), Zero)}. */
-  static boolean fitsFutureIdle(Resource req, NodeInfo node) {
+  static boolean fitsFutureIdle(ResourceView req, NodeInfo node) {
     return firstShort(req, node, null) < 0;
   }
 
   /** {@code req.LessEqual(node.FutureIdle() + extra, Zero)}. */
-  static boolean fitsFutureIdle(Resource req, NodeInfo node, Resource extra) {
+  static boolean fitsFutureIdle(ResourceView req, NodeInfo node, ResourceView extra) {
     return firstShort(req, node, extra) < 0;
   }
 
@@ -45,7 +46,7 @@ final class NodeFit {
    * The dimensions of {@code req} in the order "Insufficient" reports them ({@code
    * LessEqualWithResourcesName}): cpu, memory, then the present scalars by name.
    */
-  static int[] reportOrder(Resource req) {
+  static int[] reportOrder(ResourceView req) {
     int[] scalars = req.scalarIndices();
     Integer[] boxed = new Integer[scalars.length];
     for (int i = 0; i < scalars.length; i++) {
@@ -68,10 +69,10 @@ final class NodeFit {
    *
    * @param reportOrder {@link #reportOrder} of {@code req}
    */
-  static int classify(Resource req, int[] reportOrder, NodeInfo node) {
-    Resource idle = node.idle();
-    Resource releasing = node.releasing();
-    Resource pipelined = node.pipelined();
+  static int classify(ResourceView req, int[] reportOrder, NodeInfo node) {
+    ResourceView idle = node.idle();
+    ResourceView releasing = node.releasing();
+    ResourceView pipelined = node.pipelined();
     boolean idleFits = true;
     for (int i : reportOrder) {
       double wanted = req.get(i);
@@ -91,10 +92,10 @@ final class NodeFit {
    *
    * @param extra resources to add to the future idle, or null
    */
-  static int firstShort(Resource req, NodeInfo node, Resource extra) {
-    Resource idle = node.idle();
-    Resource releasing = node.releasing();
-    Resource pipelined = node.pipelined();
+  static int firstShort(ResourceView req, NodeInfo node, ResourceView extra) {
+    ResourceView idle = node.idle();
+    ResourceView releasing = node.releasing();
+    ResourceView pipelined = node.pipelined();
     if (!fits(req, idle, releasing, pipelined, extra, ResourceNames.CPU_INDEX)) {
       return ResourceNames.CPU_INDEX;
     }
@@ -114,7 +115,12 @@ final class NodeFit {
   }
 
   private static boolean fits(
-      Resource req, Resource idle, Resource releasing, Resource pipelined, Resource extra, int i) {
+      ResourceView req,
+      ResourceView idle,
+      ResourceView releasing,
+      ResourceView pipelined,
+      ResourceView extra,
+      int i) {
     double available = idle.get(i) + releasing.get(i) - pipelined.get(i);
     if (extra != null) {
       available += extra.get(i);

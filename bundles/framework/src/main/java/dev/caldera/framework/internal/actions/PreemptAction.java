@@ -12,6 +12,7 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -182,7 +183,7 @@ public final class PreemptAction implements Action {
           feasible.size() == 1
               ? feasible
               : NodeScores.sortedByScore(feasible, session.scoreNodes(preemptor, feasible));
-      Resource request = preemptor.initResreq();
+      ResourceView request = preemptor.initResreq();
       for (NodeInfo node : ordered) {
         List<TaskInfo> victims = session.preemptable(preemptor, preemptees(node, filter));
         if (!NodeFit.fitsFutureIdle(request, node, Preemption.sumOfRequests(victims))) {

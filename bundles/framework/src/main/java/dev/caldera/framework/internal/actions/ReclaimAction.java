@@ -10,6 +10,7 @@ import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -122,7 +123,7 @@ public final class ReclaimAction implements Action {
       int[] candidates = nodes.withoutUnresolvable(session, task);
       List<NodeInfo> feasible =
           helper.filter(task, candidates, candidates.length, preemptPredicate).feasible();
-      Resource request = task.initResreq();
+      ResourceView request = task.initResreq();
       for (NodeInfo node : feasible) {
         List<TaskInfo> reclaimees = reclaimees(node, job);
         if (reclaimees.isEmpty()) {

@@ -53,6 +53,7 @@ final class PolicyDirectory {
   private final Map<String, String> refusedAsDuplicate = new TreeMap<>();
   private final Map<String, String> seen = new TreeMap<>();
   private final Set<String> inError = new TreeSet<>();
+  private final Set<String> uncheckedInForce = new TreeSet<>();
   private final ExecutorService reader =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -84,8 +85,14 @@ final class PolicyDirectory {
     this.events = events;
   }
 
-  /** Looks at the directory again; returns file name → text in force. */
+  /**
+   * Looks at the directory again; returns file name → text in force. Files put in force while no
+   * checker was there (the checker's bundle came later) are checked as soon as one is.
+   */
   Map<String, String> refresh(PolicyChecker checker) {
+    if (scanning == null && checker != null && !uncheckedInForce.isEmpty()) {
+      uncheckedInForce.forEach(seen::remove);
+    }
     if (scanning == null) {
       Map<String, String> seenNow = Map.copyOf(seen);
       try {
@@ -125,6 +132,7 @@ final class PolicyDirectory {
       if (!scan.files().containsKey(name)) {
         seen.remove(name);
         inError.remove(name);
+        uncheckedInForce.remove(name);
         refusedAsDuplicate.remove(name);
         String released = namesInForce.remove(name);
         if (released != null) {
@@ -160,6 +168,11 @@ final class PolicyDirectory {
           if (!problems.isEmpty()) {
             errors++;
             inError.add(name);
+            if (uncheckedInForce.remove(name)) {
+              // Put in force unchecked, and this is the text's first check: it has no good version.
+              inForce.remove(name);
+              namesInForce.remove(name);
+            }
             events.accept(
                 LoopEvent.warning(
                     "PolicyRejected",
@@ -170,6 +183,17 @@ final class PolicyDirectory {
             return;
           }
           inError.remove(name);
+          if (checked) {
+            if (uncheckedInForce.remove(name) && file.text().equals(inForce.get(name))) {
+              // The text in force, now checked: it stays, and its policy name is known.
+              if (file.policyName() != null) {
+                namesInForce.put(name, file.policyName());
+              }
+              return;
+            }
+          } else {
+            uncheckedInForce.add(name);
+          }
           boolean changed = inForce.containsKey(name);
           inForce.put(name, file.text());
           if (file.policyName() == null) {

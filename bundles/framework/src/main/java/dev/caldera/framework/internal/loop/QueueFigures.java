@@ -1,5 +1,6 @@
 package dev.caldera.framework.internal.loop;
 
+import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
@@ -22,7 +23,6 @@ record QueueFigures(
     Map<String, Map<String, Double>> deserved,
     Map<String, Map<String, Double>> capability) {
 
-  private static final String GROUP_ANNOTATION = "scheduling.k8s.io/group-name";
   private static final String DEFAULT_QUEUE = "default";
 
   /** The figures of {@code snapshot} once {@code result} is applied. */
@@ -39,7 +39,7 @@ record QueueFigures(
       pending.put(q.name(), 0L);
     }
     for (Pod p : snapshot.pods()) {
-      String group = p.metadata().annotations().get(GROUP_ANNOTATION);
+      String group = p.metadata().annotations().get(PodFacts.GROUP_NAME);
       if (group == null
           || !p.nodeName().isEmpty()
           || !p.phase().equals("Pending")

@@ -8,13 +8,29 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-/** Notices plugins that appeared, went away or changed bundle between two looks at the registry. */
+/**
+ * Notices plugins that appeared, went away or changed bundle between two looks at the registry, and
+ * factories the registry refused for a name another provides.
+ */
 final class RegistryWatch {
 
   /** What changed: events to report, and the plugins loaded and unloaded (an update is both). */
   record Changes(List<LoopEvent> events, List<String> loaded, List<String> unloaded) {}
 
   private Map<String, String> last;
+  private java.util.Set<String> lastRefusals = java.util.Set.of();
+
+  /** A {@code PluginRefused} warning for each refusal that was not there at the previous call. */
+  List<LoopEvent> refused(List<String> refusals) {
+    List<LoopEvent> events = new ArrayList<>();
+    for (String r : refusals) {
+      if (!lastRefusals.contains(r)) {
+        events.add(LoopEvent.warning("PluginRefused", r));
+      }
+    }
+    lastRefusals = java.util.Set.copyOf(refusals);
+    return events;
+  }
 
   /** Compares {@code origins} (plugin → origin) with the previous call's. */
   Changes update(Map<String, String> origins) {

@@ -202,6 +202,7 @@ public final class SchedulingLoop {
       RegistryWatch.Changes changes = registryWatch.update(plugins.origins());
       state.pluginsChanged(changes.loaded(), changes.unloaded());
       changes.events().forEach(state::event);
+      registryWatch.refused(registry.refusals()).forEach(state::event);
 
       ConfFile.Change confChange = confFile.refresh(plugins);
       state.confChanged(confChange, confFile.status());

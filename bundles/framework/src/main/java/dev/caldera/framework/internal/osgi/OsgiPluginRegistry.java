@@ -4,6 +4,7 @@ import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
 import dev.caldera.framework.MapPluginRegistry;
 import dev.caldera.framework.PluginRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -145,10 +146,23 @@ public final class OsgiPluginRegistry extends MapPluginRegistry {
   @Override
   public String origin(String pluginName) {
     PluginFactory f = plugins().get(pluginName);
-    if (f == null) {
-      return "missing";
+    return f == null ? "missing" : describe(f);
+  }
+
+  /**
+   * A factory that arrives for a name another factory provides does not replace it unless it ranks
+   * higher (highest bundle version, then highest {@code service.ranking}, then first registered);
+   * the one that ranks lower is refused and kept aside, to take over if the one in force leaves.
+   */
+  @Override
+  public List<String> refusals() {
+    synchronized (lock) {
+      return pluginProviders.refusals(OsgiPluginRegistry::describe);
     }
-    Bundle b = FrameworkUtil.getBundle(f.getClass());
-    return b == null ? f.getClass().getName() : b.getSymbolicName() + " " + b.getVersion();
+  }
+
+  private static String describe(Object service) {
+    Bundle b = FrameworkUtil.getBundle(service.getClass());
+    return b == null ? service.getClass().getName() : b.getSymbolicName() + " " + b.getVersion();
   }
 }

@@ -49,6 +49,29 @@ final class Providers<T> {
     return Optional.of(list.get(0).service());
   }
 
+  /**
+   * One line per provider that is not in force because another provides its name: the name, the
+   * refused provider and the one in force, in name order.
+   */
+  List<String> refusals(java.util.function.Function<T, String> describe) {
+    List<String> out = new ArrayList<>();
+    byName.forEach(
+        (name, list) -> {
+          for (int i = 1; i < list.size(); i++) {
+            out.add(
+                "plugin "
+                    + name
+                    + ": "
+                    + describe.apply(list.get(i).service())
+                    + " refused, "
+                    + describe.apply(list.get(0).service())
+                    + " provides it (highest bundle version, then service.ranking, then first"
+                    + " registered)");
+          }
+        });
+    return out;
+  }
+
   /** The providers of {@code name}, best first. */
   List<Provider<T>> of(String name) {
     return List.copyOf(byName.getOrDefault(name, List.of()));

@@ -4,6 +4,7 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -152,7 +153,7 @@ final class FitErrors {
     Map<String, Integer> histogram = new TreeMap<>();
     Map<String, Double> largest = new TreeMap<>();
     for (NodeInfo n : nodes) {
-      Resource allocatable = n.allocatable();
+      ResourceView allocatable = n.allocatable();
       boolean fits = true;
       for (String name : names) {
         double want = request.get(name);

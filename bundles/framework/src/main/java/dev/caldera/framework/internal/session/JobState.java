@@ -1,6 +1,7 @@
 package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.PodGroupFacts;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
@@ -8,13 +9,13 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /** A job in a session: a pod group, its tasks and per-status counts ({@code api/job_info.go}). */
@@ -38,13 +39,12 @@ final class JobState implements JobInfo {
     this.podGroup = podGroup;
     this.queue = queue;
     this.priority = priority;
-    String p = podGroup.metadata().annotationOrLabel("volcano.sh/preemptable");
-    this.preemptable = p != null && p.trim().toLowerCase(Locale.ROOT).equals("true");
+    PodGroupFacts facts = PodGroupFacts.of(podGroup);
+    this.preemptable = facts.preemptable();
     this.minResources =
         podGroup.minResources() == null ? null : Resource.fromList(podGroup.minResources());
-    this.taskMinAvailableTotal =
-        podGroup.minTaskMember().values().stream().mapToInt(Integer::intValue).sum();
-    this.phase = PodGroupPhase.parse(podGroup.phase());
+    this.taskMinAvailableTotal = facts.taskMinAvailableTotal();
+    this.phase = facts.phase();
   }
 
   void addTask(TaskState task) {
@@ -289,22 +289,28 @@ final class JobState implements JobInfo {
         }
       }
     }
-    return deductSchedulingGated(out);
+    Resource gated = gatedRequest();
+    return gated == null ? out : lessGated(out, gated);
   }
 
   @Override
-  public Resource deductSchedulingGated(Resource res) {
-    Resource gated = Resource.empty();
-    boolean any = false;
+  public ResourceView deductSchedulingGated(ResourceView res) {
+    Resource gated = gatedRequest();
+    return gated == null ? res : lessGated(res, gated);
+  }
+
+  /** Σ request of the Pending scheduling-gated tasks, or null when there is none. */
+  private Resource gatedRequest() {
+    Resource gated = null;
     for (TaskState t : tasks) {
       if (t.schedulingGated() && t.status == TaskStatus.PENDING) {
-        gated.add(t.resreq());
-        any = true;
+        gated = (gated == null ? Resource.empty() : gated).add(t.resreq());
       }
     }
-    if (!any) {
-      return res;
-    }
+    return gated;
+  }
+
+  private static Resource lessGated(ResourceView res, Resource gated) {
     Resource out = res.copy().sub(gated);
     for (int i = 0; i < out.width(); i++) {
       if (out.has(i) && out.get(i) < 0) {

@@ -42,7 +42,6 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Resource;
-import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.SchedulerConf;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,8 +59,10 @@ import java.util.stream.IntStream;
 
 /**
  * One scheduling session: the snapshot's tasks, jobs, nodes and queues, the functions plugins
- * registered, and the decisions taken so far. Extension points combine as the package documentation
- * of {@code dev.caldera.framework} says.
+ * registered and their dispatch (ordering, predicates, scoring, votes, victim selection), and the
+ * fit errors. Extension points combine as the package documentation of {@code
+ * dev.caldera.framework} says. How decisions change the session and become binds and evictions is
+ * the {@link Ledger}'s.
  */
 public final class SessionImpl implements ActionSession {
 
@@ -80,17 +81,13 @@ public final class SessionImpl implements ActionSession {
   private final Map<String, QueueState> queueMap;
   private final Resource totalResource;
   private final Registrations registrations = new Registrations();
+  private final Ledger ledger;
   private final Map<String, CycleState> cycleStates = new ConcurrentHashMap<>();
 
   // Decisions and diagnostics.
   final Map<String, Map<String, Status>> fitErrors = new HashMap<>();
   final Map<String, Status> taskErrors = new HashMap<>();
   final Map<String, String> taskMessages = new HashMap<>();
-  final Map<String, String> evictedFor = new HashMap<>();
-  final List<SessionResult.Bind> binds = new ArrayList<>();
-  final List<SessionResult.Eviction> evictions = new ArrayList<>();
-  final List<SessionResult.Event> events = new ArrayList<>();
-  final Map<String, Map<String, PodCondition>> podGroupConditions = new LinkedHashMap<>();
   final LongAdder tasksConsidered = new LongAdder();
   final LongAdder nodesFiltered = new LongAdder();
   final LongAdder nodesScored = new LongAdder();
@@ -102,6 +99,12 @@ public final class SessionImpl implements ActionSession {
   private List<List<VictimQueueOrderFn>> victimQueueOrder;
   private PredicateFn[] predicates;
   private List<PrePredicateFn> prePredicates;
+  // The plugin of each function above and of the simulation steps, to name it in a failure.
+  private String[] predicatePlugins;
+  private String[] prePredicatePlugins;
+  private String[] simulatePredicatePlugins;
+  private String[] simulateAddTaskPlugins;
+  private String[] simulateRemoveTaskPlugins;
   private NodeOrderFn[] nodeOrders;
   private List<BatchNodeOrderFn> batchNodeOrders;
   private List<List<PreemptableFn>> preemptable;
@@ -145,6 +148,12 @@ public final class SessionImpl implements ActionSession {
     queues.forEach(q -> queueMap.put(q.name(), q));
     this.totalResource = Resource.empty();
     nodes.forEach(n -> totalResource.add(n.allocatable()));
+    this.ledger = new Ledger(jobMap, nodeMap);
+  }
+
+  /** Where this session's decisions are applied and recorded. */
+  Ledger ledger() {
+    return ledger;
   }
 
   Registrations registrations() {
@@ -160,6 +169,11 @@ public final class SessionImpl implements ActionSession {
     victimQueueOrder = registrations.tiers(ExtensionPoint.VICTIM_QUEUE_ORDER, t);
     predicates = flat(registrations.tiers(ExtensionPoint.PREDICATE, t)).toArray(PredicateFn[]::new);
     prePredicates = flat(registrations.tiers(ExtensionPoint.PRE_PREDICATE, t));
+    predicatePlugins = registrations.pluginNames(ExtensionPoint.PREDICATE, t);
+    prePredicatePlugins = registrations.pluginNames(ExtensionPoint.PRE_PREDICATE, t);
+    simulatePredicatePlugins = registrations.pluginNames(ExtensionPoint.SIMULATE_PREDICATE, t);
+    simulateAddTaskPlugins = registrations.pluginNames(ExtensionPoint.SIMULATE_ADD_TASK, t);
+    simulateRemoveTaskPlugins = registrations.pluginNames(ExtensionPoint.SIMULATE_REMOVE_TASK, t);
     nodeOrders =
         flat(registrations.tiers(ExtensionPoint.NODE_ORDER, t)).toArray(NodeOrderFn[]::new);
     batchNodeOrders = flat(registrations.tiers(ExtensionPoint.BATCH_NODE_ORDER, t));
@@ -184,6 +198,7 @@ public final class SessionImpl implements ActionSession {
       handlers.add((EventHandler) h);
     }
     eventHandlers = List.copyOf(handlers);
+    ledger.eventHandlers(eventHandlers);
   }
 
   private static <T> List<T> flat(List<List<T>> tiers) {
@@ -255,26 +270,22 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public void recordEvent(String kind, String key, String type, String reason, String message) {
-    synchronized (events) {
-      events.add(new SessionResult.Event(kind, key, type, reason, message));
-    }
+    ledger.recordEvent(kind, key, type, reason, message);
   }
 
   @Override
   public void setPodGroupCondition(JobInfo job, PodCondition condition) {
-    podGroupConditions
-        .computeIfAbsent(job.uid(), k -> new LinkedHashMap<>())
-        .put(condition.type(), condition);
+    ledger.setPodGroupCondition(job, condition);
   }
 
   @Override
   public String jobFitError(JobInfo job) {
-    return FitErrors.jobFitError(this, (JobState) job);
+    return FitErrors.jobFitError(this, Ledger.job(job));
   }
 
   @Override
   public TaskStatus lastTransactionStatus(TaskInfo task) {
-    TaskState t = (TaskState) task;
+    TaskState t = Ledger.task(task);
     return t.lastStatus != null ? t.lastStatus : t.status;
   }
 
@@ -426,10 +437,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status prePredicate(TaskInfo task) {
     tasksConsidered.increment();
-    for (PrePredicateFn fn : prePredicates) {
-      Status s = fn.check(task);
+    for (int i = 0; i < prePredicates.size(); i++) {
+      Status s = prePredicates.get(i).check(task);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(prePredicatePlugins[i]);
       }
     }
     return Status.OK;
@@ -438,10 +449,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status predicate(TaskInfo task, NodeInfo node) {
     nodesFiltered.increment();
-    for (PredicateFn fn : predicates) {
-      Status s = fn.check(task, node);
+    for (int i = 0; i < predicates.length; i++) {
+      Status s = predicates[i].check(task, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(predicatePlugins[i]);
       }
     }
     return Status.OK;
@@ -648,10 +659,10 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public Status simulatePredicate(CycleState state, TaskInfo task, NodeInfo node) {
-    for (SimulatePredicateFn fn : simulatePredicate) {
-      Status s = fn.check(state, task, node);
+    for (int i = 0; i < simulatePredicate.size(); i++) {
+      Status s = simulatePredicate.get(i).check(state, task, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(simulatePredicatePlugins[i]);
       }
     }
     return Status.OK;
@@ -660,10 +671,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status simulateAddTask(
       CycleState state, TaskInfo taskToSchedule, TaskInfo taskToAdd, NodeInfo node) {
-    for (SimulateAddTaskFn fn : simulateAddTask) {
-      Status s = fn.add(state, taskToSchedule, taskToAdd, node);
+    for (int i = 0; i < simulateAddTask.size(); i++) {
+      Status s = simulateAddTask.get(i).add(state, taskToSchedule, taskToAdd, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(simulateAddTaskPlugins[i]);
       }
     }
     return Status.OK;
@@ -672,50 +683,50 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status simulateRemoveTask(
       CycleState state, TaskInfo taskToSchedule, TaskInfo taskToRemove, NodeInfo node) {
-    for (SimulateRemoveTaskFn fn : simulateRemoveTask) {
-      Status s = fn.remove(state, taskToSchedule, taskToRemove, node);
+    for (int i = 0; i < simulateRemoveTask.size(); i++) {
+      Status s = simulateRemoveTask.get(i).remove(state, taskToSchedule, taskToRemove, node);
       if (s != null && !s.isSuccess()) {
-        return s;
+        return s.withPlugin(simulateRemoveTaskPlugins[i]);
       }
     }
     return Status.OK;
   }
 
-  // ================================================================= operations
+  // ================================================================= operations (the ledger)
 
   @Override
   public Statement newStatement() {
-    return new StatementImpl(this);
+    return new StatementImpl(ledger);
   }
 
+  /**
+   * Allocates at once (no statement); when the job is then ready, every allocated task of it is
+   * bound.
+   */
   @Override
   public Status allocate(TaskInfo task, NodeInfo node) {
-    TaskState t = (TaskState) task;
-    Status s = doAllocate(t, (NodeState) node);
+    TaskState t = Ledger.task(task);
+    Status s = ledger.allocate(t, Ledger.node(node));
     if (!s.isSuccess()) {
       return s;
     }
     JobState job = jobMap.get(t.jobId());
     if (job != null && jobReady(job)) {
-      for (TaskState other : job.taskStates()) {
-        if (other.status == TaskStatus.ALLOCATED) {
-          commitBind(other);
-        }
-      }
+      ledger.bindAllocated(job);
     }
     return Status.OK;
   }
 
   @Override
   public void evict(TaskInfo task, String reason) {
-    TaskState t = (TaskState) task;
-    doEvict(t);
-    commitEvict(t, reason);
+    TaskState t = Ledger.task(task);
+    ledger.evict(t);
+    ledger.commitEvict(t, reason);
   }
 
   @Override
   public void setJobPhase(JobInfo job, PodGroupPhase phase) {
-    ((JobState) job).phase = phase;
+    Ledger.job(job).phase = phase;
   }
 
   @Override
@@ -761,9 +772,9 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public void unpipeline(TaskInfo task) {
-    TaskState t = (TaskState) task;
+    TaskState t = Ledger.task(task);
     if (t.status == TaskStatus.PIPELINED) {
-      undoPlacement(t);
+      ledger.undoPlacement(t);
     }
   }
 
@@ -781,115 +792,7 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public void recordEvictionFor(TaskInfo victim, TaskInfo evictor) {
-    evictedFor.put(victim.uid(), evictor.key());
-  }
-
-  // ------------------------------------------------------------ in-memory effects
-
-  void doEvict(TaskState t) {
-    JobState job = jobMap.get(t.jobId());
-    NodeState node = nodeMap.get(t.nodeName);
-    TaskStatus old = t.status;
-    if (job != null) {
-      job.setStatus(t, TaskStatus.RELEASING);
-    } else {
-      t.status = TaskStatus.RELEASING;
-    }
-    if (node != null) {
-      node.updateTask(t, old, TaskStatus.RELEASING);
-    }
-    for (EventHandler h : eventHandlers) {
-      h.deallocated(t);
-    }
-  }
-
-  void undoEvict(TaskState t) {
-    JobState job = jobMap.get(t.jobId());
-    NodeState node = nodeMap.get(t.nodeName);
-    TaskStatus old = t.status;
-    if (job != null) {
-      job.setStatus(t, TaskStatus.RUNNING);
-    } else {
-      t.status = TaskStatus.RUNNING;
-    }
-    if (node != null) {
-      node.updateTask(t, old, TaskStatus.RUNNING);
-    }
-    for (EventHandler h : eventHandlers) {
-      h.allocated(t);
-    }
-  }
-
-  Status doPipeline(TaskState t, NodeState node, boolean evictionOccurred) {
-    return place(t, node, TaskStatus.PIPELINED, evictionOccurred);
-  }
-
-  Status doAllocate(TaskState t, NodeState node) {
-    return place(t, node, TaskStatus.ALLOCATED, false);
-  }
-
-  private Status place(TaskState t, NodeState node, TaskStatus status, boolean evictionOccurred) {
-    JobState job = jobMap.get(t.jobId());
-    if (job == null || node == null) {
-      return Status.error("task " + t.key() + ": job or node not in session");
-    }
-    job.setStatus(t, status);
-    t.nodeName = node.name();
-    t.evictionOccurred = evictionOccurred;
-    node.addTask(t);
-    for (EventHandler h : eventHandlers) {
-      Status s = h.allocated(t);
-      if (s != null && !s.isSuccess()) {
-        undoPlacement(t);
-        return s;
-      }
-    }
-    return Status.OK;
-  }
-
-  void undoPlacement(TaskState t) {
-    JobState job = jobMap.get(t.jobId());
-    NodeState node = nodeMap.get(t.nodeName);
-    if (node != null) {
-      node.removeTask(t);
-    }
-    if (job != null) {
-      job.setStatus(t, TaskStatus.PENDING);
-    } else {
-      t.status = TaskStatus.PENDING;
-    }
-    t.nodeName = "";
-    for (EventHandler h : eventHandlers) {
-      h.deallocated(t);
-    }
-  }
-
-  void commitEvict(TaskState t, String reason) {
-    evictions.add(
-        new SessionResult.Eviction(t.key(), reason, evictedFor.getOrDefault(t.uid(), "")));
-    recordEvent("Pod", t.key(), "Warning", "Evict", "Pod is evicted, because of " + reason);
-    if (!t.jobId().isEmpty()) {
-      recordEvent("PodGroup", t.jobId(), "Normal", "Evict", reason);
-    }
-  }
-
-  void commitBind(TaskState t) {
-    JobState job = jobMap.get(t.jobId());
-    NodeState node = nodeMap.get(t.nodeName);
-    TaskStatus old = t.status;
-    if (job != null) {
-      job.setStatus(t, TaskStatus.BINDING);
-    }
-    if (node != null) {
-      node.updateTask(t, old, TaskStatus.BINDING);
-    }
-    binds.add(new SessionResult.Bind(t.key(), t.nodeName));
-    recordEvent(
-        "Pod",
-        t.key(),
-        "Normal",
-        "Scheduled",
-        "Successfully assigned " + t.namespace() + "/" + t.name() + " to " + t.nodeName);
+    ledger.recordEvictionFor(victim, evictor);
   }
 
   Map<String, Status> fitErrorsOf(TaskInfo task) {

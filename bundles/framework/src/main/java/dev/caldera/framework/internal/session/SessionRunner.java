@@ -18,7 +18,6 @@ import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.SessionResult;
-import dev.caldera.framework.admission.ResourceBounds;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
@@ -57,7 +56,7 @@ public final class SessionRunner {
     List<SessionResult.Event> refused = new ArrayList<>();
     snapshot = withinBounds(snapshot, refused);
     SessionImpl session = open(snapshot);
-    session.events.addAll(refused);
+    session.ledger().events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
     for (String name : conf.actions()) {
@@ -69,6 +68,18 @@ public final class SessionRunner {
     }
     SessionResult result = new SessionCloser(session).close(System.nanoTime() - start);
     return result;
+  }
+
+  /**
+   * The views a session opens with on {@code snapshot} (objects out of bounds left out, as in a
+   * session), with no plugin and no action: nothing is decided on them.
+   */
+  public static dev.caldera.api.Session openViews(ClusterSnapshot snapshot) {
+    SessionRunner runner =
+        new SessionRunner(null, new SchedulerConf(List.of(), List.of(), Map.of()));
+    SessionImpl session = runner.open(withinBounds(snapshot, new ArrayList<>()));
+    session.freeze();
+    return session;
   }
 
   private List<Plugin> openPlugins(SessionImpl session) throws ConfException {
@@ -275,13 +286,13 @@ public final class SessionRunner {
               nanos / 1_000_000.0);
       return new SessionResult(
           session.uid(),
-          List.copyOf(session.binds),
-          List.copyOf(session.evictions),
+          List.copyOf(session.ledger().binds),
+          List.copyOf(session.ledger().evictions),
           pipelined,
           podGroups,
           queueAllocated,
           pods,
-          List.copyOf(session.events),
+          List.copyOf(session.ledger().events),
           stats);
     }
 
@@ -290,7 +301,7 @@ public final class SessionRunner {
         Map<String, SessionResult.PodGroupStatus> podGroups,
         Map<String, SessionResult.PodStatusUpdate> pods) {
       Map<String, PodCondition> setThisSession =
-          session.podGroupConditions.getOrDefault(job.uid(), Map.of());
+          session.ledger().podGroupConditions.getOrDefault(job.uid(), Map.of());
       Map<String, PodCondition> conditions = new LinkedHashMap<>();
       for (PodCondition c : job.podGroup().conditions()) {
         conditions.put(c.type(), c);

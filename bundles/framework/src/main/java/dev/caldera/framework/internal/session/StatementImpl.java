@@ -9,7 +9,8 @@ import java.util.List;
 
 /**
  * Volcano's {@code framework.Statement}: operations change the session at once and reach the
- * cluster only on {@link #commit()}; {@link #discard()} undoes them newest first.
+ * cluster only on {@link #commit()}; {@link #discard()} undoes them newest first. The changes
+ * themselves are the {@link Ledger}'s.
  */
 final class StatementImpl implements Statement {
 
@@ -21,24 +22,24 @@ final class StatementImpl implements Statement {
 
   private record Operation(Kind kind, TaskState task, String reason) {}
 
-  private final SessionImpl session;
+  private final Ledger ledger;
   private final List<Operation> operations = new ArrayList<>();
 
-  StatementImpl(SessionImpl session) {
-    this.session = session;
+  StatementImpl(Ledger ledger) {
+    this.ledger = ledger;
   }
 
   @Override
   public void evict(TaskInfo task, String reason) {
-    TaskState t = (TaskState) task;
-    session.doEvict(t);
+    TaskState t = Ledger.task(task);
+    ledger.evict(t);
     operations.add(new Operation(Kind.EVICT, t, reason));
   }
 
   @Override
   public Status pipeline(TaskInfo task, NodeInfo node, boolean evictionOccurred) {
-    TaskState t = (TaskState) task;
-    Status status = session.doPipeline(t, (NodeState) node, evictionOccurred);
+    TaskState t = Ledger.task(task);
+    Status status = ledger.pipeline(t, Ledger.node(node), evictionOccurred);
     if (status.isSuccess()) {
       operations.add(new Operation(Kind.PIPELINE, t, ""));
     }
@@ -47,8 +48,8 @@ final class StatementImpl implements Statement {
 
   @Override
   public Status allocate(TaskInfo task, NodeInfo node) {
-    TaskState t = (TaskState) task;
-    Status status = session.doAllocate(t, (NodeState) node);
+    TaskState t = Ledger.task(task);
+    Status status = ledger.allocate(t, Ledger.node(node));
     if (status.isSuccess()) {
       operations.add(new Operation(Kind.ALLOCATE, t, ""));
     }
@@ -61,11 +62,11 @@ final class StatementImpl implements Statement {
       op.task.lastStatus = null;
       op.task.lastNodeName = null;
       switch (op.kind) {
-        case EVICT -> session.commitEvict(op.task, op.reason);
+        case EVICT -> ledger.commitEvict(op.task, op.reason);
         case PIPELINE -> {
           // Pipelining is never sent to the cluster; it shows at session close.
         }
-        case ALLOCATE -> session.commitBind(op.task);
+        case ALLOCATE -> ledger.commitBind(op.task);
       }
     }
     operations.clear();
@@ -78,8 +79,8 @@ final class StatementImpl implements Statement {
       op.task.lastStatus = op.task.status;
       op.task.lastNodeName = op.task.nodeName;
       switch (op.kind) {
-        case EVICT -> session.undoEvict(op.task);
-        case PIPELINE, ALLOCATE -> session.undoPlacement(op.task);
+        case EVICT -> ledger.undoEvict(op.task);
+        case PIPELINE, ALLOCATE -> ledger.undoPlacement(op.task);
       }
     }
     operations.clear();

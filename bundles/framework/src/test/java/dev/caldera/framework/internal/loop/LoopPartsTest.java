@@ -13,6 +13,19 @@ import org.junit.jupiter.api.Test;
 class LoopPartsTest {
 
   @Test
+  void registryWatch_warnsOnceForEachNewRefusal() {
+    RegistryWatch watch = new RegistryWatch();
+    String refusal = "plugin gang: b 1.0.0 refused, a 1.0.0 provides it (...)";
+
+    assertThat(watch.refused(List.of(refusal)))
+        .extracting(e -> e.reason() + ": " + e.message())
+        .containsExactly("PluginRefused: " + refusal);
+    assertThat(watch.refused(List.of(refusal))).isEmpty();
+    assertThat(watch.refused(List.of())).isEmpty();
+    assertThat(watch.refused(List.of(refusal))).hasSize(1);
+  }
+
+  @Test
   void histogram_countsCumulativelyWithATotalBucket() {
     Histogram h = new Histogram(0.01, 0.1, 1);
     h.observe(0.005);

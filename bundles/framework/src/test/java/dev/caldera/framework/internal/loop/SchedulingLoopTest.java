@@ -309,6 +309,33 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void policies_putInForceBeforeTheCheckerCame_areCheckedWhenItComes() throws IOException {
+    registry.add(quota, "q 1");
+    checker = null;
+    Files.writeString(dir.resolve("policies/good.policy"), "fine");
+    Files.writeString(dir.resolve("policies/bad.policy"), "an error");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+    assertThat(state.policies()).containsOnlyKeys("bad.policy", "good.policy");
+
+    checker =
+        (file, text) -> text.contains("error") ? List.of(file + ":1:1: bad token") : List.of();
+    loop.cycle();
+    loop.cycle();
+
+    assertThat(state.policies()).containsExactly(Map.entry("good.policy", "fine"));
+    assertThat(quota.policiesSeen.get(1)).containsExactly(Map.entry("good.policy", "fine"));
+    assertThat(reasons("PolicyRejected"))
+        .singleElement()
+        .asString()
+        .contains("bad.policy:1:1: bad token")
+        .doesNotContain("last good version");
+    assertThat(reasons("PolicyLoaded")).hasSize(2);
+    assertThat(reasons("PolicyReloaded")).isEmpty();
+    assertThat(state.metrics().policyFilesInError()).containsExactly("bad.policy");
+  }
+
+  @Test
   void pluginChanges_areReportedAndCounted() throws IOException {
     registry.add(quota, "q 1");
     SchedulingLoop loop = loop();

@@ -78,6 +78,27 @@ class OsgiPluginRegistryTest {
   }
 
   @Test
+  void aSecondFactoryOfANameInForce_isRefusedAndReported_untilItTakesOver() {
+    OsgiPluginRegistry registry = new OsgiPluginRegistry();
+    PluginFactory first = factory("gang");
+    PluginFactory second = factory("gang");
+    registry.addPlugin(first, Map.of("service.id", 1L));
+    assertThat(registry.refusals()).isEmpty();
+
+    registry.addPlugin(second, Map.of("service.id", 2L));
+
+    assertThat(registry.plugin("gang")).containsSame(first);
+    assertThat(registry.refusals())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("plugin gang: ")
+        .contains(" refused, ")
+        .contains("highest bundle version, then service.ranking, then first registered");
+    registry.removePlugin(first, Map.of("service.id", 1L));
+    assertThat(registry.plugin("gang")).containsSame(second);
+    assertThat(registry.refusals()).isEmpty();
+  }
+
+  @Test
   void removingAProviderNotInForce_keepsTheOneInForce() {
     OsgiPluginRegistry registry = new OsgiPluginRegistry();
     PluginFactory first = factory("capacity-card");

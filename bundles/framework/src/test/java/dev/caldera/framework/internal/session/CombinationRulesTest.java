@@ -235,6 +235,33 @@ class CombinationRulesTest {
   }
 
   @Test
+  void aFailingPredicateOrPrePredicate_namesItsPlugin_unlessItNamedOne() throws Exception {
+    List<Status> results = new ArrayList<>();
+    threeRunningTasks()
+        .plugin("a", (s, x) -> x.add(ExtensionPoint.PREDICATE, (t, n) -> Status.OK))
+        .plugin(
+            "b",
+            (s, x) -> {
+              x.add(ExtensionPoint.PREDICATE, (t, n) -> Status.unschedulable("no"));
+              x.add(
+                  ExtensionPoint.PRE_PREDICATE,
+                  t -> new Status(Status.Code.ERROR, List.of("down"), "b-extender"));
+            })
+        .plugin("c", (s, x) -> {})
+        .run(
+            TWO_TIERS,
+            ssn -> {
+              results.add(ssn.predicate(preemptor(ssn), ssn.node("n1")));
+              results.add(ssn.prePredicate(preemptor(ssn)));
+            });
+    assertThat(results)
+        .extracting(Status::plugin, Status::reasons)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("b", List.of("no")),
+            org.assertj.core.groups.Tuple.tuple("b-extender", List.of("down")));
+  }
+
+  @Test
   void nodeScores_addUpAcrossPluginsAndBatchScorers() throws Exception {
     AtomicReference<double[]> result = new AtomicReference<>();
     new SessionProbe()

@@ -7,6 +7,7 @@ import dev.caldera.api.Session;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 
 /**
  * Volcano's {@code binpack} plugin: a node order function that prefers the nodes that the task
@@ -48,9 +49,9 @@ public final class BinpackPlugin implements Plugin {
    * not Pipelined ones, as Volcano's {@code node.Used} does.
    */
   double score(TaskInfo task, NodeInfo node) {
-    Resource request = task.resreq();
-    Resource allocatable = node.allocatable();
-    Resource used = node.used();
+    ResourceView request = task.resreq();
+    ResourceView allocatable = node.allocatable();
+    ResourceView used = node.used();
     double score = 0;
     int weightSum = 0;
     int width = request.width();

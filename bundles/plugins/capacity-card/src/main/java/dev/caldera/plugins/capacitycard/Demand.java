@@ -2,8 +2,8 @@ package dev.caldera.plugins.capacitycard;
 
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,7 +55,7 @@ record Demand(
   /** Reads a task's demand. */
   static Demand of(
       TaskInfo task, QueueAccount queue, CardCatalog catalog, boolean cardUnlimitedCpuMemory) {
-    Resource request = task.resreq();
+    ResourceView request = task.resreq();
     List<Integer> unnamed = new ArrayList<>();
     for (int r : request.scalarIndices()) {
       if (catalog.isCardResource(r) && request.get(r) > 0) {

@@ -2,7 +2,7 @@ package dev.caldera.plugins.capacitycard;
 
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,7 +51,7 @@ record JobDemand(Map<CardSet, Double> cards, double cpu, double memory) {
         }
       }
     }
-    Resource min = job.minResources();
+    ResourceView min = job.minResources();
     usesCards |= !cards.isEmpty();
     if (min != null && !usesCards) {
       for (int r : min.scalarIndices()) {

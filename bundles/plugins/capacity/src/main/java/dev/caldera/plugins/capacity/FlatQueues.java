@@ -6,6 +6,7 @@ import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.Resource.Dimension;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ final class FlatQueues {
   private FlatQueues() {}
 
   static QueueTable build(Session session) {
-    Resource total = session.totalResource();
+    ResourceView total = session.totalResource();
     Resource totalGuarantee = Resource.empty();
     for (QueueInfo queue : session.queues()) {
       totalGuarantee.add(guarantee(queue));
@@ -40,7 +41,7 @@ final class FlatQueues {
     return new QueueTable(false, attrs, new ArrayList<>(attrs.values()), null, List.of());
   }
 
-  private static QueueAttr newAttr(QueueInfo queue, Resource unguaranteed) {
+  private static QueueAttr newAttr(QueueInfo queue, ResourceView unguaranteed) {
     QueueAttr attr = new QueueAttr(queue.name(), queue);
     attr.deserved = Resource.fromList(queue.queue().deserved());
     attr.specDeserved = true;

@@ -5,6 +5,7 @@ import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 
 /**
  * What one job adds to its queue when the session opens, as Volcano's {@code buildQueueAttrs}
@@ -12,7 +13,8 @@ import dev.caldera.api.resource.Resource;
  * unallocated part of the minimum of an Inqueue job, or of a Running job with at least minMember
  * allocated tasks) and elastic (allocation above the minimum).
  */
-record JobUsage(Resource allocated, Resource request, Resource inqueue, Resource elastic) {
+record JobUsage(
+    ResourceView allocated, ResourceView request, ResourceView inqueue, ResourceView elastic) {
 
   static JobUsage of(JobInfo job) {
     Resource allocated = Resource.empty();

@@ -5,6 +5,7 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +34,7 @@ final class Limits {
    * allocating: on every dimension the request asks for ({@code pods} aside), allocated + request
    * stays within the limit, compared strictly.
    */
-  static boolean within(Resource allocated, Resource request, Resource limit) {
+  static boolean within(ResourceView allocated, ResourceView request, ResourceView limit) {
     for (int i = 0; i < 2; i++) {
       double q = request.get(i);
       if (q > 0 && allocated.get(i) + q > limit.get(i)) {
@@ -66,7 +67,7 @@ final class Limits {
 
   /** Records why the task does not fit {@code level}, on the pod. */
   void refuseTask(TaskInfo task, QueueAttr leaf, QueueAttr level) {
-    Resource request = task.resreq();
+    ResourceView request = task.resreq();
     Resource total = level.allocated.copy().add(request);
     List<String> names =
         total.lessEqualWithDimensionAndResourcesName(level.realCapability, request);
@@ -79,7 +80,7 @@ final class Limits {
    * group and returns false at the first level that does not take it.
    */
   boolean enqueueable(JobInfo job, QueueAttr leaf) {
-    Resource minimum = job.minResources();
+    ResourceView minimum = job.minResources();
     for (QueueAttr level = leaf; level != null; level = level.parent) {
       Resource total = minimum.copy().add(level.allocated).add(level.inqueue).sub(level.elastic);
       List<String> names =
@@ -97,7 +98,11 @@ final class Limits {
    * ancestor a): cpu requested 3, total would be 5, limit 4}.
    */
   static String message(
-      List<String> names, QueueAttr leaf, QueueAttr level, Resource requested, Resource total) {
+      List<String> names,
+      QueueAttr leaf,
+      QueueAttr level,
+      ResourceView requested,
+      ResourceView total) {
     StringBuilder sb = new StringBuilder(QUOTA_INSUFFICIENT);
     List<String> parts = new ArrayList<>(names.size());
     for (String n : names) {

@@ -1,8 +1,8 @@
 package dev.caldera.plugins.capacity;
 
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 
 /** Prints internal resource values in Kubernetes units for events ("500m", "4Gi", "2"). */
 final class Quantities {
@@ -26,7 +26,7 @@ final class Quantities {
   }
 
   /** Every present dimension as "name value", comma-separated; cpu and memory first. */
-  static String format(Resource r) {
+  static String format(ResourceView r) {
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < r.width(); i++) {
       if (!r.has(i)) {

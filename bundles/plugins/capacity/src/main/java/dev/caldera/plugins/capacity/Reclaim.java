@@ -7,6 +7,7 @@ import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -151,7 +152,7 @@ final class Reclaim {
   }
 
   /** {@code hasRelevantDeserved}: the task's request and deserved share a dimension. */
-  private static boolean relevant(TaskInfo task, Resource deserved) {
+  private static boolean relevant(TaskInfo task, ResourceView deserved) {
     return !Resource.intersection(task.resreq(), deserved).isEmpty();
   }
 

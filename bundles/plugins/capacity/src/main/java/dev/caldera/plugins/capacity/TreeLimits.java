@@ -3,6 +3,7 @@ package dev.caldera.plugins.capacity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.Resource.Dimension;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +23,7 @@ final class TreeLimits {
   }
 
   /** Computes every queue's limits and share; warnings go to {@code reports}. */
-  static void apply(QueueTable table, Resource total, List<QueueReports.Report> reports) {
+  static void apply(QueueTable table, ResourceView total, List<QueueReports.Report> reports) {
     QueueAttr root = table.root();
     sumGuarantees(root);
     // The root is the cluster (the capacity design's hierarchical step 4): what it does not set
@@ -58,7 +59,7 @@ final class TreeLimits {
     return attr.guarantee;
   }
 
-  private static Resource withoutPods(Resource r) {
+  private static Resource withoutPods(ResourceView r) {
     return r.copy().remove(ResourceNames.PODS_INDEX);
   }
 
@@ -145,7 +146,7 @@ final class TreeLimits {
    * cpu or memory ≤ 0 in the child's capability is the parent's; a scalar the child does not name
    * is the parent's.
    */
-  static void inheritCapability(Resource child, Resource parent) {
+  static void inheritCapability(Resource child, ResourceView parent) {
     if (child.milliCpu() <= 0) {
       child.set(ResourceNames.CPU_INDEX, parent.milliCpu());
     }
@@ -164,7 +165,8 @@ final class TreeLimits {
    * children's, in proportion to their weights, each within its capability and at least its
    * guarantee. {@code pods} is never split.
    */
-  private static void splitByWeight(QueueAttr parent, Resource explicit, List<QueueAttr> derived) {
+  private static void splitByWeight(
+      QueueAttr parent, ResourceView explicit, List<QueueAttr> derived) {
     if (derived.isEmpty()) {
       return;
     }

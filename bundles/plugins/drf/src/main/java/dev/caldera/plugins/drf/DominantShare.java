@@ -1,6 +1,7 @@
 package dev.caldera.plugins.drf;
 
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 
 /**
  * Dominant share against a fixed total ({@code calculateShare}): the largest {@code allocated[r] /
@@ -8,15 +9,15 @@ import dev.caldera.api.resource.Resource;
  */
 final class DominantShare {
 
-  private final Resource total;
+  private final ResourceView total;
   private final int[] dimensions;
 
-  DominantShare(Resource total) {
+  DominantShare(ResourceView total) {
     this.total = total;
     this.dimensions = total.resourceIndices();
   }
 
-  Resource total() {
+  ResourceView total() {
     return total;
   }
 
@@ -24,7 +25,7 @@ final class DominantShare {
     return dimensions;
   }
 
-  double of(Resource allocated) {
+  double of(ResourceView allocated) {
     double share = 0;
     for (int i : dimensions) {
       double s = Resource.share(allocated.get(i), total.get(i));

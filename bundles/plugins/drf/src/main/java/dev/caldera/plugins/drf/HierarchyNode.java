@@ -1,6 +1,7 @@
 package dev.caldera.plugins.drf;
 
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -14,14 +15,18 @@ final class HierarchyNode {
   final String name;
   final double weight;
   JobAttr attr;
-  final Resource request;
+  final ResourceView request;
   boolean saturated;
 
   /** Children by name; null for a leaf. */
   final Map<String, HierarchyNode> children;
 
   private HierarchyNode(
-      String name, double weight, JobAttr attr, Resource request, Map<String, HierarchyNode> kids) {
+      String name,
+      double weight,
+      JobAttr attr,
+      ResourceView request,
+      Map<String, HierarchyNode> kids) {
     this.name = name;
     this.weight = weight;
     this.attr = attr;
@@ -34,7 +39,7 @@ final class HierarchyNode {
         name, weight, new JobAttr(Resource.empty()), Resource.empty(), new TreeMap<>());
   }
 
-  static HierarchyNode leaf(String jobUid, JobAttr attr, Resource request) {
+  static HierarchyNode leaf(String jobUid, JobAttr attr, ResourceView request) {
     return new HierarchyNode(jobUid, 1, attr, request, null);
   }
 

@@ -2,6 +2,7 @@ package dev.caldera.plugins.drf;
 
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 
 /**
  * Hierarchical DRF ({@code hdrf}): jobs hang under the path of their queue's {@code
@@ -74,7 +75,7 @@ final class HierarchyTree {
 
   /** Recomputes every node from the leaves, with the resources still in demand. */
   void recompute() {
-    Resource total = shares.total();
+    ResourceView total = shares.total();
     boolean[] demanding = new boolean[Math.max(total.width(), totalAllocated.width())];
     for (int i : shares.dimensions()) {
       demanding[i] = totalAllocated.get(i) < total.get(i);
@@ -119,7 +120,8 @@ final class HierarchyTree {
    * {@code resourceSaturated}: some allocated dimension has reached the job's request, or is
    * requested while no longer in demand.
    */
-  private static boolean saturated(Resource allocated, Resource request, boolean[] demanding) {
+  private static boolean saturated(
+      ResourceView allocated, ResourceView request, boolean[] demanding) {
     for (int i : allocated.resourceIndices()) {
       double a = allocated.get(i);
       double r = request.get(i);

@@ -23,8 +23,8 @@ import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.api.model.Taint;
 import dev.caldera.api.model.Toleration;
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -285,7 +285,7 @@ final class WireFormat {
    * A Volcano {@code Resource}: cpu in milli-cores, memory in bytes, scalars (pods included) by
    * name, scalar values in milli-units except {@code pods}.
    */
-  static void resource(JsonGenerator g, Resource r) throws IOException {
+  static void resource(JsonGenerator g, ResourceView r) throws IOException {
     g.writeStartObject();
     g.writeNumberField("MilliCPU", r.milliCpu());
     g.writeNumberField("Memory", r.memory());

@@ -4,6 +4,7 @@ import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,7 +23,7 @@ final class GroupLimits {
   static final String ANNOTATION = "volcano.sh/nodegroup-resource-limits";
 
   /** One group's limit: the resource and the names it lists. */
-  record Limit(Resource resource, List<String> names) {}
+  record Limit(ResourceView resource, List<String> names) {}
 
   static final GroupLimits NONE = new GroupLimits(Map.of());
 
@@ -97,7 +98,7 @@ final class GroupLimits {
    * The limited resources that {@code used} exceeds by at least ε ({@code
    * limitedResourceExceededNames}), cpu and memory first.
    */
-  static List<String> exceeded(Resource used, Limit limit) {
+  static List<String> exceeded(ResourceView used, Limit limit) {
     List<String> out = new ArrayList<>(0);
     List<String> names = limit.names();
     if (names.contains(ResourceNames.CPU)

@@ -10,6 +10,7 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -68,8 +69,8 @@ public final class OvercommitPlugin implements Plugin {
    * with at least {@code minMember} allocated tasks the part of its minimum not yet allocated (a
    * finished driver leaves its pod group Running, and its minimum must not be reserved again).
    */
-  private static Resource reserved(JobInfo job) {
-    Resource min = job.minResources();
+  private static ResourceView reserved(JobInfo job) {
+    ResourceView min = job.minResources();
     if (min == null) {
       return Resource.empty();
     }
@@ -91,7 +92,7 @@ public final class OvercommitPlugin implements Plugin {
   }
 
   Vote enqueueable(JobInfo job) {
-    Resource min = job.minResources();
+    ResourceView min = job.minResources();
     if (min == null) {
       return Vote.PERMIT;
     }
@@ -106,7 +107,7 @@ public final class OvercommitPlugin implements Plugin {
   }
 
   void enqueued(JobInfo job) {
-    Resource min = job.minResources();
+    ResourceView min = job.minResources();
     if (min != null) {
       inqueue.add(job.deductSchedulingGated(min.copy()));
     }

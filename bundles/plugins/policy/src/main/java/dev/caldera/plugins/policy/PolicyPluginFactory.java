@@ -3,18 +3,22 @@ package dev.caldera.plugins.policy;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
+import dev.caldera.dsl.Diagnostic;
+import dev.caldera.framework.loop.PolicyChecker;
+import java.util.List;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
 
 /**
- * Publishes the {@code policy} plugin. The factory keeps the compiled policies across sessions, so
- * that a session compiles only the policy texts that changed.
+ * Publishes the {@code policy} plugin, and the {@link PolicyChecker} the scheduling loop checks a
+ * changed policy file with. Both use one {@link PolicyLibrary}: a text the loop checked is not
+ * compiled again when sessions run it, and sessions compile only the texts that changed.
  */
 @Component(
-    service = PluginFactory.class,
+    service = {PluginFactory.class, PolicyChecker.class},
     configurationPolicy = ConfigurationPolicy.IGNORE,
     property = PluginFactory.NAME_PROPERTY + "=" + PolicyPlugin.NAME)
-public final class PolicyPluginFactory implements PluginFactory {
+public final class PolicyPluginFactory implements PluginFactory, PolicyChecker {
 
   private final PolicyLibrary library = new PolicyLibrary();
 
@@ -26,6 +30,16 @@ public final class PolicyPluginFactory implements PluginFactory {
   @Override
   public Plugin create(PluginArguments arguments) {
     return new PolicyPlugin(PolicyArguments.parse(arguments), library);
+  }
+
+  @Override
+  public List<String> check(String fileName, String text) {
+    return library.check(fileName, text).diagnostics().stream().map(Diagnostic::headline).toList();
+  }
+
+  @Override
+  public String policyName(String fileName, String text) {
+    return library.check(fileName, text).policyName();
   }
 
   /** The shared library, for tests. */

@@ -264,6 +264,33 @@ class PolicyPluginTest {
   }
 
   @Test
+  void aTextTheLoopChecked_isNotCompiledAgainBySessions() {
+    assertThat(factory.check("tidal.policy", tidal)).isEmpty();
+    assertThat(factory.policyName("tidal.policy", tidal)).isEqualTo("tidal");
+
+    assertThat(victims(open(session(Map.of("tidal.policy", tidal)), "tidal"))).isNotEmpty();
+    open(session(Map.of("tidal.policy", tidal)), "tidal");
+
+    assertThat(factory.library().compilations()).isEqualTo(1);
+  }
+
+  @Test
+  void anErrorTheLoopReported_isNotReportedAgainBySessions() {
+    open(session(Map.of("tidal.policy", tidalReclaimingUnknown)), "tidal");
+    assertThat(factory.check("tidal.policy", brokenTidal))
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .startsWith("tidal.policy:17:3: unknown service class 'trainig'");
+
+    FakeSession s = session(Map.of("tidal.policy", brokenTidal));
+    assertThat(victims(open(s, "tidal")))
+        .as("last good version")
+        .containsExactly(training, unknown);
+
+    assertThat(s.events()).as("the loop's PolicyRejected was the one event").isEmpty();
+    assertThat(factory.library().compilations()).isEqualTo(2);
+  }
+
+  @Test
   void sameText_isCompiledOnceAcrossSessions() {
     open(session(Map.of("tidal.policy", tidal)), "tidal");
     open(session(Map.of("tidal.policy", tidal)), "tidal");

@@ -9,6 +9,7 @@ import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.Resource.Dimension;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -46,7 +47,8 @@ final class QueueAttrs {
     return attrs;
   }
 
-  private static QueueAttr newAttr(QueueInfo queue, Resource total, Resource totalGuarantee) {
+  private static QueueAttr newAttr(
+      QueueInfo queue, ResourceView total, ResourceView totalGuarantee) {
     QueueAttr attr = new QueueAttr(queue.name(), queue.weight());
     var capability = queue.queue().capability();
     if (capability != null && !capability.isEmpty()) {
@@ -93,7 +95,7 @@ final class QueueAttrs {
    * satisfied, capped by real capability and request and raised to the guarantee. Every queue in a
    * round sees the same remaining, so the order of {@code attrs} does not matter.
    */
-  static void waterFill(Collection<QueueAttr> attrs, Resource total) {
+  static void waterFill(Collection<QueueAttr> attrs, ResourceView total) {
     Resource remaining = total.copy();
     Set<String> meet = new TreeSet<>();
     while (true) {

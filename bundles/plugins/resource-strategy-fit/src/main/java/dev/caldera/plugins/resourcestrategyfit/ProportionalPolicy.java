@@ -2,8 +2,8 @@ package dev.caldera.plugins.resourcestrategyfit;
 
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,7 +101,7 @@ record ProportionalPolicy(List<Rate> resources) {
     }
 
     /** Whether the request asks for any of the listed resources (more than 0). */
-    boolean requestsAny(Resource request) {
+    boolean requestsAny(ResourceView request) {
       for (int i : indices) {
         if (isScalar(i) && request.has(i) && request.get(i) > 0) {
           return true;
@@ -115,11 +115,11 @@ record ProportionalPolicy(List<Rate> resources) {
      * otherwise, for each listed resource present in the node's idle, fails (unresolvable) if the
      * cpu or memory left after the task would drop below what that resource's idle units reserve.
      */
-    Status check(boolean requestsAny, Resource request, NodeInfo node) {
+    Status check(boolean requestsAny, ResourceView request, NodeInfo node) {
       if (requestsAny) {
         return Status.OK;
       }
-      Resource idle = node.idle();
+      ResourceView idle = node.idle();
       for (int k = 0; k < indices.length; k++) {
         int i = indices[k];
         if (!isScalar(i) || !idle.has(i)) {

@@ -7,7 +7,7 @@ import dev.caldera.api.Session;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 
 /**
  * Volcano's {@code resource-strategy-fit} plugin: a node order function that scores each resource
@@ -81,9 +81,9 @@ public final class ResourceStrategyFitPlugin implements Plugin {
    * resourceStrategyFitWeight}. {@code used} counts Releasing tasks but not Pipelined ones.
    */
   double fitScore(TaskPlan plan, NodeInfo node) {
-    Resource request = plan.task.resreq();
-    Resource allocatable = node.allocatable();
-    Resource used = node.used();
+    ResourceView request = plan.task.resreq();
+    ResourceView allocatable = node.allocatable();
+    ResourceView used = node.used();
     double score = 0;
     int weightSum = 0;
     for (int k = 0; k < plan.scored.length; k++) {

@@ -1,8 +1,8 @@
 package dev.caldera.plugins.resourcestrategyfit;
 
 import dev.caldera.api.info.NodeInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -113,7 +113,7 @@ record SraPolicy(int weight, Map<String, Integer> resources) {
      * @param requested the task's request dimensions of at least ε ({@code ResourceNames()})
      */
     double score(int[] requested, NodeInfo node) {
-      Resource allocatable = node.allocatable();
+      ResourceView allocatable = node.allocatable();
       for (int i : requested) {
         if (allocatable.get(i) == 0) {
           return 0;

@@ -1,8 +1,8 @@
 package dev.caldera.plugins.resourcestrategyfit;
 
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.Arrays;
 
 /**
@@ -28,7 +28,7 @@ final class TaskPlan {
 
   TaskPlan(TaskInfo task, ResourceStrategies global, ProportionalPolicy.Compiled proportional) {
     this.task = task;
-    Resource request = task.resreq();
+    ResourceView request = task.resreq();
     this.requested = request.resourceIndices();
     ResourceStrategies strategies = PodOverrides.apply(global, task.pod().metadata().annotations());
     int n = 0;

@@ -2,6 +2,7 @@ package dev.caldera.plugins.tasktopology;
 
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -65,7 +66,7 @@ final class Bucket {
   }
 
   /** {@code CalcResReq}: cpu milli + memory MiB + every scalar ({@code pods} in units). */
-  static double score(Resource r) {
+  static double score(ResourceView r) {
     double score = r.milliCpu() + r.memory() / MIB;
     for (int i : r.scalarIndices()) {
       score += r.get(i);

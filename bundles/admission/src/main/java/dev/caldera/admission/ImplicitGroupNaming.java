@@ -1,4 +1,4 @@
-package dev.caldera.framework.admission;
+package dev.caldera.admission;
 
 import dev.caldera.api.model.OwnerReference;
 import dev.caldera.api.model.Pod;

@@ -1,4 +1,4 @@
-package dev.caldera.framework.admission;
+package dev.caldera.admission;
 
 import dev.caldera.api.model.Container;
 import dev.caldera.api.model.Pod;

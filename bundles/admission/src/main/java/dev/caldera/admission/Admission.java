@@ -1,5 +1,6 @@
-package dev.caldera.framework.admission;
+package dev.caldera.admission;
 
+import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.OwnerReference;
 import dev.caldera.api.model.Pod;
@@ -22,7 +23,7 @@ import java.util.Objects;
 public final class Admission {
 
   /** The pod annotation naming the pod group. */
-  public static final String GROUP_ANNOTATION = "scheduling.k8s.io/group-name";
+  public static final String GROUP_ANNOTATION = PodFacts.GROUP_NAME;
 
   /** The pod annotation naming the queue of an implicit pod group. */
   public static final String QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name";

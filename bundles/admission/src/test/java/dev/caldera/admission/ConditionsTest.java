@@ -1,4 +1,4 @@
-package dev.caldera.framework.admission;
+package dev.caldera.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

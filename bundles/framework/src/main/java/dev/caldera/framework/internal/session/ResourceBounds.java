@@ -1,4 +1,4 @@
-package dev.caldera.framework.admission;
+package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.model.Container;
 import dev.caldera.api.model.Node;
@@ -20,7 +20,7 @@ import java.util.TreeMap;
  * problem per object, the first field in a fixed order), so that it cannot stop the others from
  * being scheduled.
  */
-public final class ResourceBounds {
+final class ResourceBounds {
 
   /** The largest quantity accepted, in units: {@code Long.MAX_VALUE} thousandths. */
   public static final BigDecimal MAX = BigDecimal.valueOf(Long.MAX_VALUE).movePointLeft(3);

@@ -7,11 +7,11 @@
  * Plain Java, no OSGi.
  *
  * <p>Where the sources differ on purpose, the difference is a parameter the caller passes (see
- * {@link dev.caldera.framework.admission.ImplicitGroupNaming}).
+ * {@link dev.caldera.admission.ImplicitGroupNaming}).
  */
 @Export
 @Version("1.0.0")
-package dev.caldera.framework.admission;
+package dev.caldera.admission;
 
 import org.osgi.annotation.bundle.Export;
 import org.osgi.annotation.versioning.Version;

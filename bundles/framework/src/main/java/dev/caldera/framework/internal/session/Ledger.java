@@ -1,0 +1,198 @@
+package dev.caldera.framework.internal.session;
+
+import dev.caldera.api.extension.EventHandler;
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.NodeInfo;
+import dev.caldera.api.info.TaskInfo;
+import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.PodCondition;
+import dev.caldera.framework.SessionResult;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How binds are applied: the one place a session's decisions change task statuses and node
+ * accounting (allocate, pipeline, evict, and their undo) and become what the cluster is sent (the
+ * binds and evictions a commit records, with their events and the pod group conditions set). Every
+ * change tells the plugins' event handlers. Actions reach it through the session (immediate
+ * operations) or a {@link StatementImpl} (operations committed or discarded together).
+ *
+ * <p>Plugins and actions hold the API's views; {@link #task}, {@link #job} and {@link #node} are
+ * where a view is taken back to the session's own state.
+ */
+final class Ledger {
+
+  private final Map<String, JobState> jobs;
+  private final Map<String, NodeState> nodes;
+  private List<EventHandler> eventHandlers = List.of();
+
+  final List<SessionResult.Bind> binds = new ArrayList<>();
+  final List<SessionResult.Eviction> evictions = new ArrayList<>();
+  final List<SessionResult.Event> events = new ArrayList<>();
+  final Map<String, Map<String, PodCondition>> podGroupConditions = new LinkedHashMap<>();
+  final Map<String, String> evictedFor = new HashMap<>();
+
+  Ledger(Map<String, JobState> jobs, Map<String, NodeState> nodes) {
+    this.jobs = jobs;
+    this.nodes = nodes;
+  }
+
+  /** The session's state behind a task view (every view a session hands out is one). */
+  static TaskState task(TaskInfo task) {
+    return (TaskState) task;
+  }
+
+  /** The session's state behind a job view. */
+  static JobState job(JobInfo job) {
+    return (JobState) job;
+  }
+
+  /** The session's state behind a node view. */
+  static NodeState node(NodeInfo node) {
+    return (NodeState) node;
+  }
+
+  /** The handlers told of every change, once every plugin has opened. */
+  void eventHandlers(List<EventHandler> handlers) {
+    this.eventHandlers = handlers;
+  }
+
+  // ------------------------------------------------------------ changes and their undo
+
+  /** Marks a task Releasing (its node keeps counting it until the cluster deletes the pod). */
+  void evict(TaskState t) {
+    setStatus(t, TaskStatus.RELEASING);
+    for (EventHandler h : eventHandlers) {
+      h.deallocated(t);
+    }
+  }
+
+  /** Undoes {@link #evict}: the task is Running again. */
+  void undoEvict(TaskState t) {
+    setStatus(t, TaskStatus.RUNNING);
+    for (EventHandler h : eventHandlers) {
+      h.allocated(t);
+    }
+  }
+
+  private void setStatus(TaskState t, TaskStatus status) {
+    JobState job = jobs.get(t.jobId());
+    NodeState node = nodes.get(t.nodeName);
+    TaskStatus old = t.status;
+    if (job != null) {
+      job.setStatus(t, status);
+    } else {
+      t.status = status;
+    }
+    if (node != null) {
+      node.updateTask(t, old, status);
+    }
+  }
+
+  Status pipeline(TaskState t, NodeState node, boolean evictionOccurred) {
+    return place(t, node, TaskStatus.PIPELINED, evictionOccurred);
+  }
+
+  Status allocate(TaskState t, NodeState node) {
+    return place(t, node, TaskStatus.ALLOCATED, false);
+  }
+
+  /** Places a task on a node; a handler's failure undoes it and is the answer. */
+  private Status place(TaskState t, NodeState node, TaskStatus status, boolean evictionOccurred) {
+    JobState job = jobs.get(t.jobId());
+    if (job == null || node == null) {
+      return Status.error("task " + t.key() + ": job or node not in session");
+    }
+    job.setStatus(t, status);
+    t.nodeName = node.name();
+    t.evictionOccurred = evictionOccurred;
+    node.addTask(t);
+    for (EventHandler h : eventHandlers) {
+      Status s = h.allocated(t);
+      if (s != null && !s.isSuccess()) {
+        undoPlacement(t);
+        return s;
+      }
+    }
+    return Status.OK;
+  }
+
+  /** Undoes an allocation or a pipelining: the task is Pending on no node. */
+  void undoPlacement(TaskState t) {
+    JobState job = jobs.get(t.jobId());
+    NodeState node = nodes.get(t.nodeName);
+    if (node != null) {
+      node.removeTask(t);
+    }
+    if (job != null) {
+      job.setStatus(t, TaskStatus.PENDING);
+    } else {
+      t.status = TaskStatus.PENDING;
+    }
+    t.nodeName = "";
+    for (EventHandler h : eventHandlers) {
+      h.deallocated(t);
+    }
+  }
+
+  // ------------------------------------------------------------ commits: what the cluster is sent
+
+  /** Records the eviction the cluster is sent, with its events. */
+  void commitEvict(TaskState t, String reason) {
+    evictions.add(
+        new SessionResult.Eviction(t.key(), reason, evictedFor.getOrDefault(t.uid(), "")));
+    recordEvent("Pod", t.key(), "Warning", "Evict", "Pod is evicted, because of " + reason);
+    if (!t.jobId().isEmpty()) {
+      recordEvent("PodGroup", t.jobId(), "Normal", "Evict", reason);
+    }
+  }
+
+  /** Moves an allocated task to Binding and records the bind the cluster is sent. */
+  void commitBind(TaskState t) {
+    JobState job = jobs.get(t.jobId());
+    NodeState node = nodes.get(t.nodeName);
+    TaskStatus old = t.status;
+    if (job != null) {
+      job.setStatus(t, TaskStatus.BINDING);
+    }
+    if (node != null) {
+      node.updateTask(t, old, TaskStatus.BINDING);
+    }
+    binds.add(new SessionResult.Bind(t.key(), t.nodeName));
+    recordEvent(
+        "Pod",
+        t.key(),
+        "Normal",
+        "Scheduled",
+        "Successfully assigned " + t.namespace() + "/" + t.name() + " to " + t.nodeName);
+  }
+
+  /** Binds every allocated task of {@code job} (a job that became ready). */
+  void bindAllocated(JobState job) {
+    for (TaskState other : job.taskStates()) {
+      if (other.status == TaskStatus.ALLOCATED) {
+        commitBind(other);
+      }
+    }
+  }
+
+  void recordEvictionFor(TaskInfo victim, TaskInfo evictor) {
+    evictedFor.put(victim.uid(), evictor.key());
+  }
+
+  void recordEvent(String kind, String key, String type, String reason, String message) {
+    synchronized (events) {
+      events.add(new SessionResult.Event(kind, key, type, reason, message));
+    }
+  }
+
+  void setPodGroupCondition(JobInfo job, PodCondition condition) {
+    podGroupConditions
+        .computeIfAbsent(job.uid(), k -> new LinkedHashMap<>())
+        .put(condition.type(), condition);
+  }
+}
