@@ -28,7 +28,7 @@
  * </ul>
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.caldera.framework;
 
 import org.osgi.annotation.bundle.Export;

@@ -17,6 +17,7 @@ import dev.caldera.api.extension.JobStarvingFn;
 import dev.caldera.api.extension.JobValidFn;
 import dev.caldera.api.extension.NodeOrderFn;
 import dev.caldera.api.extension.OverusedFn;
+import dev.caldera.api.extension.PreBindFn;
 import dev.caldera.api.extension.PrePredicateFn;
 import dev.caldera.api.extension.PredicateFn;
 import dev.caldera.api.extension.PreemptableFn;
@@ -33,6 +34,7 @@ import dev.caldera.api.extension.ValidationResult;
 import dev.caldera.api.extension.VictimQueueOrderFn;
 import dev.caldera.api.extension.VictimTasksFn;
 import dev.caldera.api.extension.Victims;
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.extension.Vote;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
@@ -121,6 +123,7 @@ public final class SessionImpl implements ActionSession {
   private List<SimulateAddTaskFn> simulateAddTask;
   private List<SimulateRemoveTaskFn> simulateRemoveTask;
   private List<EventHandler> eventHandlers;
+  private List<PreBindFn> preBinds;
 
   SessionImpl(
       String uid,
@@ -184,6 +187,7 @@ public final class SessionImpl implements ActionSession {
       handlers.add((EventHandler) h);
     }
     eventHandlers = List.copyOf(handlers);
+    preBinds = flat(registrations.tiers(ExtensionPoint.PRE_BIND, t));
   }
 
   private static <T> List<T> flat(List<List<T>> tiers) {
@@ -883,13 +887,25 @@ public final class SessionImpl implements ActionSession {
     if (node != null) {
       node.updateTask(t, old, TaskStatus.BINDING);
     }
-    binds.add(new SessionResult.Bind(t.key(), t.nodeName));
+    binds.add(new SessionResult.Bind(t.key(), t.nodeName, preBind(t)));
     recordEvent(
         "Pod",
         t.key(),
         "Normal",
         "Scheduled",
         "Successfully assigned " + t.namespace() + "/" + t.name() + " to " + t.nodeName);
+  }
+
+  /** The volume decisions every plugin assumed for the task, in plugin order. */
+  private List<VolumeBinding> preBind(TaskState t) {
+    if (preBinds.isEmpty()) {
+      return List.of();
+    }
+    List<VolumeBinding> volumes = new ArrayList<>();
+    for (PreBindFn fn : preBinds) {
+      volumes.addAll(fn.volumes(t));
+    }
+    return volumes;
   }
 
   Map<String, Status> fitErrorsOf(TaskInfo task) {
