@@ -35,7 +35,8 @@ public final class PodCopies {
         p.schedulingGates(),
         p.phase(),
         p.nominatedNodeName(),
-        p.conditions());
+        p.conditions(),
+        p.volumes());
   }
 
   /** The pod with one more annotation (replacing one of the same key). */
@@ -93,6 +94,7 @@ public final class PodCopies {
         p.schedulingGates(),
         p.phase(),
         p.nominatedNodeName(),
-        p.conditions());
+        p.conditions(),
+        p.volumes());
   }
 }

@@ -5,6 +5,7 @@ import dev.caldera.api.model.NodeMetrics;
 import dev.caldera.api.model.PodDisruptionBudget;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.ResourceQuota;
+import dev.caldera.api.model.Storage;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,7 @@ import java.util.Map;
  * @param nodeMetrics node name → real usage
  * @param policies policy file name (e.g. {@code tidal.policy}) → source text: the reclaim policies
  *     the cluster source found (a watched directory, a ConfigMap, a scenario's {@code policies:})
+ * @param storage PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSINodes
  */
 public record ClusterInfo(
     List<PriorityClass> priorityClasses,
@@ -21,7 +23,8 @@ public record ClusterInfo(
     List<ResourceQuota> resourceQuotas,
     List<Namespace> namespaces,
     Map<String, NodeMetrics> nodeMetrics,
-    Map<String, String> policies) {
+    Map<String, String> policies,
+    Storage storage) {
 
   /** Cluster information without policy sources. */
   public ClusterInfo(
@@ -31,6 +34,36 @@ public record ClusterInfo(
       List<Namespace> namespaces,
       Map<String, NodeMetrics> nodeMetrics) {
     this(priorityClasses, podDisruptionBudgets, resourceQuotas, namespaces, nodeMetrics, null);
+  }
+
+  /** Cluster information without storage objects. */
+  public ClusterInfo(
+      List<PriorityClass> priorityClasses,
+      List<PodDisruptionBudget> podDisruptionBudgets,
+      List<ResourceQuota> resourceQuotas,
+      List<Namespace> namespaces,
+      Map<String, NodeMetrics> nodeMetrics,
+      Map<String, String> policies) {
+    this(
+        priorityClasses,
+        podDisruptionBudgets,
+        resourceQuotas,
+        namespaces,
+        nodeMetrics,
+        policies,
+        null);
+  }
+
+  /** This information with other storage objects. */
+  public ClusterInfo withStorage(Storage storage) {
+    return new ClusterInfo(
+        priorityClasses,
+        podDisruptionBudgets,
+        resourceQuotas,
+        namespaces,
+        nodeMetrics,
+        policies,
+        storage);
   }
 
   public ClusterInfo {
@@ -44,5 +77,6 @@ public record ClusterInfo(
         policies == null
             ? Map.of()
             : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(policies));
+    storage = storage == null ? Storage.EMPTY : storage;
   }
 }

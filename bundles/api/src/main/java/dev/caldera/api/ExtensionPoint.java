@@ -12,6 +12,7 @@ import dev.caldera.api.extension.JobStarvingFn;
 import dev.caldera.api.extension.JobValidFn;
 import dev.caldera.api.extension.NodeOrderFn;
 import dev.caldera.api.extension.OverusedFn;
+import dev.caldera.api.extension.PreBindFn;
 import dev.caldera.api.extension.PrePredicateFn;
 import dev.caldera.api.extension.PredicateFn;
 import dev.caldera.api.extension.PreemptableFn;
@@ -86,6 +87,8 @@ public final class ExtensionPoint<T> {
       new ExtensionPoint<>("simulateRemoveTask", SimulateRemoveTaskFn.class);
   public static final ExtensionPoint<EventHandler> EVENT_HANDLER =
       new ExtensionPoint<>("eventHandler", EventHandler.class);
+  public static final ExtensionPoint<PreBindFn> PRE_BIND =
+      new ExtensionPoint<>("preBind", PreBindFn.class);
 
   /** Every extension point, in a fixed order. */
   public static final List<ExtensionPoint<?>> ALL =
@@ -114,7 +117,8 @@ public final class ExtensionPoint<T> {
           SIMULATE_PREDICATE,
           SIMULATE_ADD_TASK,
           SIMULATE_REMOVE_TASK,
-          EVENT_HANDLER);
+          EVENT_HANDLER,
+          PRE_BIND);
 
   private final String name;
   private final Class<T> type;

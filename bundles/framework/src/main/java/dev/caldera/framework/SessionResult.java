@@ -1,5 +1,6 @@
 package dev.caldera.framework;
 
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Quantity;
 import java.util.List;
@@ -24,8 +25,22 @@ public record SessionResult(
     List<Event> events,
     SessionStats stats) {
 
-  /** A pod bound to a node. */
-  public record Bind(String pod, String node) {}
+  /**
+   * A pod bound to a node.
+   *
+   * @param volumes the claims to settle before the pod is bound (static volumes to bind, claims to
+   *     provision on the node); empty for a pod without unbound claims
+   */
+  public record Bind(String pod, String node, List<VolumeBinding> volumes) {
+    public Bind {
+      volumes = volumes == null ? List.of() : List.copyOf(volumes);
+    }
+
+    /** A bind without volumes to settle. */
+    public Bind(String pod, String node) {
+      this(pod, node, List.of());
+    }
+  }
 
   /** A pod evicted by an action, to make room for another pod (may be empty). */
   public record Eviction(String pod, String action, String forPod) {}

@@ -2,6 +2,7 @@ package dev.caldera.sim;
 
 import dev.caldera.admission.Admission;
 import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeMetrics;
@@ -17,6 +18,7 @@ import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.sim.internal.Pods;
 import dev.caldera.sim.internal.ScenarioAdmission;
+import dev.caldera.sim.internal.SimulatedVolumes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,6 +43,7 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
   private final List<ResourceQuota> resourceQuotas;
   private final List<Namespace> namespaces;
   private final Map<String, NodeMetrics> metrics;
+  private final SimulatedVolumes volumes;
   private Instant clock = Instant.EPOCH;
   private Map<String, String> policies;
 
@@ -68,6 +71,7 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
     this.resourceQuotas = initial.resourceQuotas();
     this.namespaces = initial.namespaces();
     this.metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
+    this.volumes = new SimulatedVolumes(initial.storage());
   }
 
   /**
@@ -92,7 +96,13 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
     }
     ClusterInfo info =
         new ClusterInfo(
-            priorityClasses, podDisruptionBudgets, resourceQuotas, namespaces, metrics, policies);
+            priorityClasses,
+            podDisruptionBudgets,
+            resourceQuotas,
+            namespaces,
+            metrics,
+            policies,
+            volumes.storage());
     return new ClusterSnapshot(
         nodes, visible, List.copyOf(podGroups.values()), List.copyOf(queues.values()), info, now);
   }
@@ -104,8 +114,9 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
 
   /**
    * Applies a session's decisions: pod status updates (conditions, nominated node), binds (the pod
-   * is Running on its node), evictions (the pod is gone), pod group phases and conditions, and
-   * queue {@code status.allocated}. A pipelined pod stays Pending and unplaced.
+   * is Running on its node, its claims bound or provisioned first), evictions (the pod is gone),
+   * pod group phases and conditions, and queue {@code status.allocated}. A pipelined pod stays
+   * Pending and unplaced.
    *
    * @throws IllegalArgumentException if the result names a pod, pod group or queue that this
    *     cluster does not hold (a scheduler bug)
@@ -123,7 +134,11 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
                           pod(key), update.condition(), update.nominatedNodeName(), clock)));
     }
     for (SessionResult.Bind b : result.binds()) {
-      pods.put(b.pod(), Pods.bound(pod(b.pod()), b.node(), clock));
+      Pod bound = Pods.bound(pod(b.pod()), b.node(), clock);
+      for (VolumeBinding v : b.volumes()) {
+        volumes.bind(v, node(b.node()));
+      }
+      pods.put(b.pod(), bound);
     }
     for (SessionResult.Eviction e : result.evictions()) {
       pods.remove(e.pod());
@@ -196,7 +211,17 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
         priorityClasses,
         podDisruptionBudgets,
         resourceQuotas,
-        namespaces);
+        namespaces,
+        volumes.storage());
+  }
+
+  private Node node(String name) {
+    for (Node n : nodes) {
+      if (n.name().equals(name)) {
+        return n;
+      }
+    }
+    return null;
   }
 
   private Pod pod(String key) {

@@ -1,6 +1,7 @@
 package dev.caldera.sim;
 
 import dev.caldera.admission.Admission;
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
@@ -29,6 +30,7 @@ public final class ExpectationChecker {
       return out;
     }
     Map<String, String> bound = new HashMap<>();
+    Map<String, String> settled = new HashMap<>();
     int binds = 0;
     List<String> evicted = new ArrayList<>();
     List<SessionResult.Event> events = new ArrayList<>();
@@ -36,6 +38,9 @@ public final class ExpectationChecker {
       for (SessionResult.Bind b : s.binds()) {
         bound.put(b.pod(), b.node());
         binds++;
+        for (VolumeBinding v : b.volumes()) {
+          settled.put(v.claim(), v.provision() ? Expectations.PROVISION : v.volume());
+        }
       }
       s.evictions().forEach(x -> evicted.add(x.pod()));
       events.addAll(s.events());
@@ -47,6 +52,16 @@ public final class ExpectationChecker {
                 String got = bound.get(pod);
                 if (!node.equals(got)) {
                   out.add("bind " + pod + ": expected " + node + ", got " + orNothing(got));
+                }
+              });
+    }
+    if (e.volumes() != null) {
+      e.volumes()
+          .forEach(
+              (claim, volume) -> {
+                String got = settled.get(claim);
+                if (!volume.equals(got)) {
+                  out.add("volumes " + claim + ": expected " + volume + ", got " + orNothing(got));
                 }
               });
     }

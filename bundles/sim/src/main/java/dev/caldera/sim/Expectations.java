@@ -17,6 +17,8 @@ import java.util.Map;
  * @param events events that must have been recorded
  * @param noEvents events that must not have been recorded (Caldera's addition to the format: a
  *     warning that must not reach an object)
+ * @param volumes claim key → the PersistentVolume bound to it before its pod, or {@code provision}
+ *     for a claim provisioned on its pod's node (Caldera's addition to the format)
  */
 public record Expectations(
     Map<String, String> bind,
@@ -27,7 +29,35 @@ public record Expectations(
     Map<String, String> podGroupPhase,
     Map<String, Map<String, Quantity>> queueAllocated,
     List<EventExpectation> events,
-    List<EventExpectation> noEvents) {
+    List<EventExpectation> noEvents,
+    Map<String, String> volumes) {
+
+  /** The value of {@code volumes} for a claim provisioned on its pod's node. */
+  public static final String PROVISION = "provision";
+
+  /** Expectations without {@code volumes}. */
+  public Expectations(
+      Map<String, String> bind,
+      Integer bindCount,
+      List<String> evict,
+      Integer evictCount,
+      Map<String, List<String>> pipelined,
+      Map<String, String> podGroupPhase,
+      Map<String, Map<String, Quantity>> queueAllocated,
+      List<EventExpectation> events,
+      List<EventExpectation> noEvents) {
+    this(
+        bind,
+        bindCount,
+        evict,
+        evictCount,
+        pipelined,
+        podGroupPhase,
+        queueAllocated,
+        events,
+        noEvents,
+        null);
+  }
 
   /** Expectations without {@code noEvents}. */
   public Expectations(

@@ -12,6 +12,7 @@ import java.util.Map;
  *
  * @param priority {@code spec.priority}, or null when admission did not fill it
  * @param phase Pending, Running, Succeeded, Failed or Unknown
+ * @param volumes {@code spec.volumes}, as far as scheduling reads them
  */
 public record Pod(
     ObjectMeta metadata,
@@ -32,7 +33,8 @@ public record Pod(
     List<String> schedulingGates,
     String phase,
     String nominatedNodeName,
-    List<PodCondition> conditions) {
+    List<PodCondition> conditions,
+    List<PodVolume> volumes) {
 
   public Pod {
     schedulerName =
@@ -51,6 +53,51 @@ public record Pod(
     phase = phase == null || phase.isEmpty() ? "Pending" : phase;
     nominatedNodeName = nominatedNodeName == null ? "" : nominatedNodeName;
     conditions = conditions == null ? List.of() : List.copyOf(conditions);
+    volumes = volumes == null ? List.of() : List.copyOf(volumes);
+  }
+
+  /** A pod without volumes. */
+  public Pod(
+      ObjectMeta metadata,
+      String schedulerName,
+      String nodeName,
+      Integer priority,
+      String priorityClassName,
+      String preemptionPolicy,
+      Map<String, String> nodeSelector,
+      NodeAffinity nodeAffinity,
+      PodAffinity podAffinity,
+      PodAffinity podAntiAffinity,
+      List<Toleration> tolerations,
+      List<Container> containers,
+      List<Container> initContainers,
+      List<TopologySpreadConstraint> topologySpreadConstraints,
+      Map<String, Quantity> overhead,
+      List<String> schedulingGates,
+      String phase,
+      String nominatedNodeName,
+      List<PodCondition> conditions) {
+    this(
+        metadata,
+        schedulerName,
+        nodeName,
+        priority,
+        priorityClassName,
+        preemptionPolicy,
+        nodeSelector,
+        nodeAffinity,
+        podAffinity,
+        podAntiAffinity,
+        tolerations,
+        containers,
+        initContainers,
+        topologySpreadConstraints,
+        overhead,
+        schedulingGates,
+        phase,
+        nominatedNodeName,
+        conditions,
+        null);
   }
 
   /**
@@ -106,7 +153,8 @@ public record Pod(
         schedulingGates,
         phase,
         nominatedNodeName,
-        conditions);
+        conditions,
+        volumes);
   }
 
   /** {@code namespace/name}. */

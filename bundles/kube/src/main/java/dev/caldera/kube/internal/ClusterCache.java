@@ -4,15 +4,20 @@ import dev.caldera.admission.Admission;
 import dev.caldera.admission.ImplicitGroupNaming;
 import dev.caldera.admission.PodCopies;
 import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.model.CSINode;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeMetrics;
+import dev.caldera.api.model.PersistentVolume;
+import dev.caldera.api.model.PersistentVolumeClaim;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodDisruptionBudget;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
+import dev.caldera.api.model.Storage;
+import dev.caldera.api.model.StorageClass;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
 import java.time.Instant;
@@ -51,6 +56,10 @@ final class ClusterCache {
   private final Map<String, PodDisruptionBudget> pdbs = new LinkedHashMap<>();
   private final Map<String, ResourceQuota> quotas = new LinkedHashMap<>();
   private final Map<String, Namespace> namespaces = new LinkedHashMap<>();
+  private final Map<String, PersistentVolume> volumes = new LinkedHashMap<>();
+  private final Map<String, PersistentVolumeClaim> claims = new LinkedHashMap<>();
+  private final Map<String, StorageClass> storageClasses = new LinkedHashMap<>();
+  private final Map<String, CSINode> csiNodes = new LinkedHashMap<>();
   private final Map<String, String> bindsInFlight = new HashMap<>();
 
   /** Node name → keys of the pods with a bind in flight to it (the index of the map above). */
@@ -211,6 +220,46 @@ final class ClusterCache {
 
   synchronized void removeNamespace(String name) {
     namespaces.remove(name);
+  }
+
+  synchronized void putVolume(PersistentVolume v) {
+    volumes.put(v.name(), v);
+  }
+
+  synchronized void removeVolume(String name) {
+    volumes.remove(name);
+  }
+
+  synchronized PersistentVolume volume(String name) {
+    return volumes.get(name);
+  }
+
+  synchronized void putClaim(PersistentVolumeClaim c) {
+    claims.put(c.key(), c);
+  }
+
+  synchronized void removeClaim(String key) {
+    claims.remove(key);
+  }
+
+  synchronized PersistentVolumeClaim claim(String key) {
+    return claims.get(key);
+  }
+
+  synchronized void putStorageClass(StorageClass sc) {
+    storageClasses.put(sc.name(), sc);
+  }
+
+  synchronized void removeStorageClass(String name) {
+    storageClasses.remove(name);
+  }
+
+  synchronized void putCsiNode(CSINode n) {
+    csiNodes.put(n.name(), n);
+  }
+
+  synchronized void removeCsiNode(String name) {
+    csiNodes.remove(name);
   }
 
   synchronized void setMetrics(Map<String, NodeMetrics> metrics) {
@@ -383,7 +432,12 @@ final class ClusterCache {
             List.copyOf(quotas.values()),
             List.copyOf(namespaces.values()),
             metrics,
-            policies);
+            policies,
+            new Storage(
+                List.copyOf(volumes.values()),
+                List.copyOf(claims.values()),
+                List.copyOf(storageClasses.values()),
+                List.copyOf(csiNodes.values())));
     return new ClusterSnapshot(
         List.copyOf(nodes.values()), visible, List.copyOf(groups.values()), qs, info, now);
   }

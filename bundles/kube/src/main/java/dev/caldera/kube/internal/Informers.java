@@ -19,7 +19,8 @@ import java.util.function.Consumer;
 
 /**
  * The shared informers that feed the {@link ClusterCache}: Nodes, Pods, PriorityClasses,
- * PodDisruptionBudgets, ResourceQuotas, Namespaces, and Volcano's Queues and PodGroups.
+ * PodDisruptionBudgets, ResourceQuotas, Namespaces, PersistentVolumes, PersistentVolumeClaims,
+ * StorageClasses, CSINodes, and Volcano's Queues and PodGroups.
  *
  * <p>Every list or watch failure is retried (fabric8's default gives up on a failed watch or a
  * failed first list); meanwhile the cache keeps the last state it saw, so sessions go on with it.
@@ -36,6 +37,7 @@ final class Informers implements AutoCloseable {
   private SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
   private SharedIndexInformer<GenericKubernetesResource> podGroups;
   private SharedIndexInformer<GenericKubernetesResource> queues;
+  private SharedIndexInformer<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> claims;
 
   Informers(KubernetesClient client, ClusterCache cache, Counters counters) {
     this.client = client;
@@ -79,6 +81,27 @@ final class Informers implements AutoCloseable {
         client.namespaces(),
         ns -> cache.putNamespace(ObjectConverter.namespace(ns)),
         ns -> cache.removeNamespace(ns.getMetadata().getName()));
+    inform(
+        "persistentvolumes",
+        client.persistentVolumes(),
+        v -> cache.putVolume(StorageConverter.volume(v)),
+        v -> cache.removeVolume(v.getMetadata().getName()));
+    claims =
+        inform(
+            "persistentvolumeclaims",
+            client.persistentVolumeClaims().inAnyNamespace(),
+            c -> cache.putClaim(StorageConverter.claim(c)),
+            c -> cache.removeClaim(Cache.metaNamespaceKeyFunc(c)));
+    inform(
+        "storageclasses",
+        client.storage().v1().storageClasses(),
+        sc -> cache.putStorageClass(StorageConverter.storageClass(sc)),
+        sc -> cache.removeStorageClass(sc.getMetadata().getName()));
+    inform(
+        "csinodes",
+        client.storage().v1().csiNodes(),
+        n -> cache.putCsiNode(StorageConverter.csiNode(n)),
+        n -> cache.removeCsiNode(n.getMetadata().getName()));
     queues =
         inform(
             "queues",
@@ -165,6 +188,17 @@ final class Informers implements AutoCloseable {
       cache.removeQueue(name);
     } else {
       cache.putQueue(VolcanoConverter.queue(q), VolcanoConverter.hasState(q));
+    }
+  }
+
+  /** Puts the server's last known state of a claim back into the cache (after a failed write). */
+  void resyncClaim(String key) {
+    io.fabric8.kubernetes.api.model.PersistentVolumeClaim c =
+        claims == null ? null : claims.getStore().getByKey(key);
+    if (c == null) {
+      cache.removeClaim(key);
+    } else {
+      cache.putClaim(StorageConverter.claim(c));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.caldera.kube.internal;
 
 import dev.caldera.admission.Conditions;
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.model.PodGroup;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
 
@@ -49,6 +51,7 @@ final class KubeWriter {
   private final EventRecorder events;
   private final Counters counters;
   private final Clock clock;
+  private final VolumeBinder volumes;
   private volatile BooleanSupplier gate = () -> true;
   private volatile boolean evictionApiServed = true;
   private volatile boolean podGroupStatusSubresource = true;
@@ -68,6 +71,12 @@ final class KubeWriter {
     this.events = events;
     this.counters = counters;
     this.clock = clock;
+    this.volumes = new VolumeBinder(client, cache, informers, writes, clock);
+  }
+
+  /** How long a bind waits for its pod's claims to be bound (default 600 s, as kube-scheduler). */
+  void setVolumeBindTimeout(java.time.Duration timeout) {
+    volumes.setTimeout(timeout);
   }
 
   /** Writes are sent only while {@code gate} is true (the leader check). */
@@ -84,7 +93,7 @@ final class KubeWriter {
       r.pods().forEach(this::podStatus);
     }
     for (SessionResult.Bind b : r.binds()) {
-      bind(b.pod(), b.node());
+      bind(b.pod(), b.node(), b.volumes());
     }
     for (SessionResult.Eviction e : r.evictions()) {
       evict(e.pod());
@@ -102,7 +111,7 @@ final class KubeWriter {
 
   // ---- binds ---------------------------------------------------------------------------------
 
-  private void bind(String podKey, String node) {
+  private void bind(String podKey, String node, List<VolumeBinding> claims) {
     Pod pod = cache.pod(podKey);
     if (pod == null) {
       counters.bindsFailed.increment();
@@ -136,15 +145,22 @@ final class KubeWriter {
     binding.put("target", Map.of("apiVersion", "v1", "kind", "Node", "name", node));
     String path = "/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/binding";
     String body = json(binding);
-    writes
-        .submit(
-            "pod:" + podKey,
-            () -> {
-              if (!gate.getAsBoolean()) {
-                throw new NotLeader();
-              }
-              ApiRequests.post(client, path, body);
-            })
+    // kube-scheduler's PreBind: the claims are settled before the pod is bound.
+    CompletableFuture<Void> claimsBound =
+        claims.isEmpty()
+            ? CompletableFuture.completedFuture(null)
+            : volumes.settle(pod, node, claims, gate);
+    claimsBound
+        .thenCompose(
+            v ->
+                writes.submit(
+                    "pod:" + podKey,
+                    () -> {
+                      if (!gate.getAsBoolean()) {
+                        throw new NotLeader();
+                      }
+                      ApiRequests.post(client, path, body);
+                    }))
         .whenComplete(
             (v, t) -> {
               if (t == null) {

@@ -69,7 +69,8 @@ final class PodConverter {
         gates,
         status.getPhase(),
         status.getNominatedNodeName(),
-        Meta.podConditions(status.getConditions()));
+        Meta.podConditions(status.getConditions()),
+        StorageConverter.podVolumes(p.getMetadata().getName(), list(spec.getVolumes())));
   }
 
   private static List<Container> containers(List<io.fabric8.kubernetes.api.model.Container> in) {
@@ -134,7 +135,7 @@ final class PodConverter {
     return new NodeAffinity(required, preferred);
   }
 
-  private static NodeSelectorTerm term(io.fabric8.kubernetes.api.model.NodeSelectorTerm t) {
+  static NodeSelectorTerm term(io.fabric8.kubernetes.api.model.NodeSelectorTerm t) {
     if (t == null) {
       return new NodeSelectorTerm(null, null);
     }

@@ -23,7 +23,8 @@ public final class ExpectationsReader {
           "podGroupPhase",
           "queueAllocated",
           "events",
-          "noEvents");
+          "noEvents",
+          "volumes");
   private static final List<String> EVENT_KEYS = List.of("object", "reason", "message");
 
   private ExpectationsReader() {}
@@ -69,6 +70,10 @@ public final class ExpectationsReader {
     }
     List<Expectations.EventExpectation> events = events(f, node, "events");
     List<Expectations.EventExpectation> noEvents = events(f, node, "noEvents");
+    Map<String, String> volumes = null;
+    if (!Fields.absent(node.get("volumes"))) {
+      volumes = f.stringMap(node.get("volumes"), "expect.volumes");
+    }
     return new Expectations(
         bind,
         count(f, node.get("bindCount"), "expect.bindCount"),
@@ -78,7 +83,8 @@ public final class ExpectationsReader {
         phases,
         allocated,
         events,
-        noEvents);
+        noEvents,
+        volumes);
   }
 
   /** The event expectations under {@code key}; null when absent. */

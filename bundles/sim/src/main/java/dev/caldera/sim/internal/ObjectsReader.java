@@ -25,7 +25,11 @@ public final class ObjectsReader {
     QUEUE("Queue", false, "scheduling.volcano.sh/v1beta1"),
     POD_GROUP("PodGroup", true, "scheduling.volcano.sh/v1beta1"),
     PRIORITY_CLASS("PriorityClass", false, "scheduling.k8s.io/v1", "scheduling.k8s.io/v1beta1"),
-    PDB("PodDisruptionBudget", true, "policy/v1", "policy/v1beta1");
+    PDB("PodDisruptionBudget", true, "policy/v1", "policy/v1beta1"),
+    PERSISTENT_VOLUME("PersistentVolume", false, "v1"),
+    PERSISTENT_VOLUME_CLAIM("PersistentVolumeClaim", true, "v1"),
+    STORAGE_CLASS("StorageClass", false, "storage.k8s.io/v1"),
+    CSI_NODE("CSINode", false, "storage.k8s.io/v1");
 
     final String name;
     final boolean namespaced;
@@ -56,7 +60,11 @@ public final class ObjectsReader {
           "PriorityClass",
           "PodDisruptionBudget",
           "ResourceQuota",
-          "Namespace");
+          "Namespace",
+          "PersistentVolume",
+          "PersistentVolumeClaim",
+          "StorageClass",
+          "CSINode");
 
   private ObjectsReader() {}
 
@@ -133,6 +141,10 @@ public final class ObjectsReader {
         case PDB -> b.pdbs.add(pdb(f, obj, meta));
         case RESOURCE_QUOTA -> b.quotas.add(resourceQuota(f, obj, meta));
         case NAMESPACE -> b.namespaces.add(new Namespace(meta));
+        case PERSISTENT_VOLUME -> b.volumes.add(StorageReader.volume(f, obj, meta));
+        case PERSISTENT_VOLUME_CLAIM -> b.claims.add(StorageReader.claim(f, obj, meta));
+        case STORAGE_CLASS -> b.storageClasses.add(StorageReader.storageClass(f, obj, meta));
+        case CSI_NODE -> b.csiNodes.add(StorageReader.csiNode(f, obj, meta));
         default -> throw new IllegalStateException(kind.name);
       }
     }

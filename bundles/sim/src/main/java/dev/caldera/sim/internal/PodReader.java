@@ -62,7 +62,8 @@ final class PodReader {
         gates,
         f.text(status.path("phase"), "status.phase"),
         f.text(status.path("nominatedNodeName"), "status.nominatedNodeName"),
-        MetaReader.conditions(f, status.path("conditions"), "status.conditions"));
+        MetaReader.conditions(f, status.path("conditions"), "status.conditions"),
+        StorageReader.podVolumes(f, spec.path("volumes"), meta.name()));
   }
 
   private static List<Container> containers(Fields f, JsonNode node, String path)
@@ -156,7 +157,7 @@ final class PodReader {
     return new NodeAffinity(required, preferred);
   }
 
-  private static NodeSelectorTerm nodeSelectorTerm(Fields f, JsonNode node, String path)
+  static NodeSelectorTerm nodeSelectorTerm(Fields f, JsonNode node, String path)
       throws ScenarioException {
     f.object(node, path);
     return new NodeSelectorTerm(

@@ -3,6 +3,7 @@ package dev.caldera.sim.internal;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.SessionReport;
@@ -29,7 +30,18 @@ public final class ReportTree {
       o.put("durationMillis", Math.round(s.durationMillis() * 1000) / 1000.0);
       ArrayNode binds = o.putArray("binds");
       for (SessionResult.Bind b : s.binds()) {
-        binds.addObject().put("pod", b.pod()).put("node", b.node());
+        ObjectNode bind = binds.addObject().put("pod", b.pod()).put("node", b.node());
+        if (!b.volumes().isEmpty()) {
+          ArrayNode volumes = bind.putArray("volumes");
+          for (VolumeBinding v : b.volumes()) {
+            ObjectNode vo = volumes.addObject().put("claim", v.claim());
+            if (v.provision()) {
+              vo.put("provisionOn", b.node());
+            } else {
+              vo.put("volume", v.volume());
+            }
+          }
+        }
       }
       ArrayNode evictions = o.putArray("evictions");
       for (SessionResult.Eviction e : s.evictions()) {

@@ -1,13 +1,18 @@
 package dev.caldera.sim.internal;
 
+import dev.caldera.api.model.CSINode;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
+import dev.caldera.api.model.PersistentVolume;
+import dev.caldera.api.model.PersistentVolumeClaim;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodDisruptionBudget;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
+import dev.caldera.api.model.Storage;
+import dev.caldera.api.model.StorageClass;
 import dev.caldera.sim.ClusterState;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -25,6 +30,10 @@ public final class StateBuilder {
   final List<PodDisruptionBudget> pdbs = new ArrayList<>();
   final List<ResourceQuota> quotas = new ArrayList<>();
   final List<Namespace> namespaces = new ArrayList<>();
+  final List<PersistentVolume> volumes = new ArrayList<>();
+  final List<PersistentVolumeClaim> claims = new ArrayList<>();
+  final List<StorageClass> storageClasses = new ArrayList<>();
+  final List<CSINode> csiNodes = new ArrayList<>();
 
   /** PriorityClass name → its {@code preemptionPolicy}, which admission copies into pods. */
   final Map<String, String> preemptionPolicies = new HashMap<>();
@@ -42,6 +51,10 @@ public final class StateBuilder {
     pdbs.addAll(other.pdbs);
     quotas.addAll(other.quotas);
     namespaces.addAll(other.namespaces);
+    volumes.addAll(other.volumes);
+    claims.addAll(other.claims);
+    storageClasses.addAll(other.storageClasses);
+    csiNodes.addAll(other.csiNodes);
     preemptionPolicies.putAll(other.preemptionPolicies);
     podFields.putAll(other.podFields);
   }
@@ -49,6 +62,14 @@ public final class StateBuilder {
   /** The state as it is now. */
   public ClusterState build() {
     return new ClusterState(
-        nodes, pods, podGroups, queues, priorityClasses, pdbs, quotas, namespaces);
+        nodes,
+        pods,
+        podGroups,
+        queues,
+        priorityClasses,
+        pdbs,
+        quotas,
+        namespaces,
+        new Storage(volumes, claims, storageClasses, csiNodes));
   }
 }

@@ -1,5 +1,6 @@
 package dev.caldera.sim.internal;
 
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.sim.ScenarioReport;
@@ -35,6 +36,14 @@ public final class TableReport {
               s.pipelined().size()));
       for (SessionResult.Bind b : s.binds()) {
         row(out, "bind", b.pod() + " -> " + b.node());
+        for (VolumeBinding v : b.volumes()) {
+          row(
+              out,
+              "volume",
+              "claim "
+                  + v.claim()
+                  + (v.provision() ? " provisioned on " + b.node() : " -> volume " + v.volume()));
+        }
       }
       for (SessionResult.Eviction e : s.evictions()) {
         String forPod = e.forPod() == null || e.forPod().isEmpty() ? "" : " for " + e.forPod();

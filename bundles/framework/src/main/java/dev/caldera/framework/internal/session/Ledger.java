@@ -1,7 +1,9 @@
 package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.extension.EventHandler;
+import dev.caldera.api.extension.PreBindFn;
 import dev.caldera.api.extension.Status;
+import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
@@ -29,6 +31,7 @@ final class Ledger {
   private final Map<String, JobState> jobs;
   private final Map<String, NodeState> nodes;
   private List<EventHandler> eventHandlers = List.of();
+  private List<PreBindFn> preBinds = List.of();
 
   final List<SessionResult.Bind> binds = new ArrayList<>();
   final List<SessionResult.Eviction> evictions = new ArrayList<>();
@@ -59,6 +62,11 @@ final class Ledger {
   /** The handlers told of every change, once every plugin has opened. */
   void eventHandlers(List<EventHandler> handlers) {
     this.eventHandlers = handlers;
+  }
+
+  /** The plugins whose volume decisions each bind carries, in plugin order. */
+  void preBinds(List<PreBindFn> preBinds) {
+    this.preBinds = List.copyOf(preBinds);
   }
 
   // ------------------------------------------------------------ changes and their undo
@@ -162,13 +170,25 @@ final class Ledger {
     if (node != null) {
       node.updateTask(t, old, TaskStatus.BINDING);
     }
-    binds.add(new SessionResult.Bind(t.key(), t.nodeName));
+    binds.add(new SessionResult.Bind(t.key(), t.nodeName, preBind(t)));
     recordEvent(
         "Pod",
         t.key(),
         "Normal",
         "Scheduled",
         "Successfully assigned " + t.namespace() + "/" + t.name() + " to " + t.nodeName);
+  }
+
+  /** The volume decisions every plugin assumed for the task, in plugin order. */
+  private List<VolumeBinding> preBind(TaskState t) {
+    if (preBinds.isEmpty()) {
+      return List.of();
+    }
+    List<VolumeBinding> volumes = new ArrayList<>();
+    for (PreBindFn fn : preBinds) {
+      volumes.addAll(fn.volumes(t));
+    }
+    return volumes;
   }
 
   /** Binds every allocated task of {@code job} (a job that became ready). */

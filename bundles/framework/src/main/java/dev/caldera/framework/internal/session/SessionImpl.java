@@ -199,6 +199,7 @@ public final class SessionImpl implements ActionSession {
     }
     eventHandlers = List.copyOf(handlers);
     ledger.eventHandlers(eventHandlers);
+    ledger.preBinds(flat(registrations.tiers(ExtensionPoint.PRE_BIND, t)));
   }
 
   private static <T> List<T> flat(List<List<T>> tiers) {

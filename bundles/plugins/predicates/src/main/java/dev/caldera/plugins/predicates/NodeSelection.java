@@ -67,6 +67,20 @@ final class NodeSelection {
     return new NodeSelection(keys, values, terms);
   }
 
+  /**
+   * The selection of a list of node selector terms alone (ORed), as a PersistentVolume's node
+   * affinity or a StorageClass's allowed topologies are read: no term selects no node.
+   */
+  static NodeSelection ofTerms(List<NodeSelectorTerm> required) {
+    List<Term> parsed = new ArrayList<>();
+    for (NodeSelectorTerm t : required) {
+      if (!t.matchExpressions().isEmpty() || !t.matchFields().isEmpty()) {
+        parsed.add(Term.parse(t));
+      }
+    }
+    return new NodeSelection(new String[0], new String[0], parsed.toArray(new Term[0]));
+  }
+
   /** Whether this selects every node (no node selector and no required node affinity). */
   boolean isEmpty() {
     return this == ANY;

@@ -5,9 +5,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code predicates} plugin's arguments, with Volcano's keys and defaults. The volume filters
- * (node volume limits, volume zone, volume binding, DRA) are accepted but have nothing to check in
- * a model without volumes or claims.
+ * The {@code predicates} plugin's arguments, with Volcano's keys and defaults. Dynamic resource
+ * allocation is accepted but has nothing to check in a model without resource claims.
  *
  * @param nodeAffinity {@value #NODE_AFFINITY}, default true
  * @param nodePorts {@value #NODE_PORTS}, default true

@@ -10,7 +10,9 @@ import dev.caldera.api.extension.Status;
  * Volcano's {@code predicates} plugin: the Kubernetes filters a pod must pass on a node, apart from
  * resources (node pod count, unschedulable, node affinity, taints, host ports, inter-pod affinity,
  * topology spread), with the pre-filter state, the topology-aware preemption simulations and the
- * event handler that keep them current. The volume filters pass: the model has no volumes.
+ * event handler that keep them current, and kube-scheduler's volume filters (VolumeBinding,
+ * VolumeZone, VolumeRestrictions, NodeVolumeLimits) with the volumes they choose assumed per task
+ * and handed to the bind.
  */
 public final class PredicatesPlugin implements Plugin {
 
@@ -38,11 +40,12 @@ public final class PredicatesPlugin implements Plugin {
     PredicatesSession predicates = new PredicatesSession(arguments, session);
     extensions.add(ExtensionPoint.PRE_PREDICATE, predicates::prePredicate);
     extensions.add(ExtensionPoint.PREDICATE, predicates::predicate);
-    // Volume binding and DRA scores: both skip pods without volumes or claims, i.e. every pod here.
+    // Volume binding scores only with storage capacity tracking (not modelled); DRA: no claims.
     extensions.add(ExtensionPoint.BATCH_NODE_ORDER, (task, nodes, scores) -> Status.OK);
     extensions.add(ExtensionPoint.SIMULATE_PREDICATE, predicates::simulatePredicate);
     extensions.add(ExtensionPoint.SIMULATE_ADD_TASK, predicates::simulateAddTask);
     extensions.add(ExtensionPoint.SIMULATE_REMOVE_TASK, predicates::simulateRemoveTask);
     extensions.add(ExtensionPoint.EVENT_HANDLER, predicates.eventHandler());
+    extensions.add(ExtensionPoint.PRE_BIND, predicates::volumeBindings);
   }
 }

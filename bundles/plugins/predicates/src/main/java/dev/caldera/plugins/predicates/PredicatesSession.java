@@ -47,6 +47,9 @@ final class PredicatesSession {
   /** Counted pods with required anti-affinity, by UID; built on first need. */
   private Map<String, TaskInfo> antiAffinityPods;
 
+  /** The volume filters and the volumes assumed in this session. */
+  private final VolumeRules volumes;
+
   /** The state written by the latest pre-predicate, to skip the cycle-state lookup. */
   private volatile TaskState last;
 
@@ -73,6 +76,17 @@ final class PredicatesSession {
     for (Namespace ns : namespaces) {
       namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
     }
+    this.volumes = new VolumeRules(session.cluster().storage(), args);
+    if (!session.cluster().storage().claims().isEmpty()) {
+      for (NodeInfo node : session.nodes()) {
+        for (TaskInfo t : node.tasks()) {
+          PodClaims claims = PodClaims.of(t.pod());
+          if (!claims.isEmpty()) {
+            volumes.countPlaced(t, claims);
+          }
+        }
+      }
+    }
   }
 
   // ------------------------------------------------------------ pre-predicate
@@ -85,6 +99,12 @@ final class PredicatesSession {
     TaskFacts f = facts(task);
     if (args.nodeAffinity() && f.nodeNamesConflict) {
       return Reasons.NODE_AFFINITY_CONFLICT_STATUS;
+    }
+    if (!f.claims.isEmpty()) {
+      Status s = volumes.preFilter(task, f.claims);
+      if (s != null) {
+        return s;
+      }
     }
     TaskState state = prepare(task, f);
     session.cycleState(task).write(TaskState.KEY, state);
@@ -212,6 +232,15 @@ final class PredicatesSession {
         && slot.view(deallocated).ports().conflicts(f.hostPorts)) {
       result = add(result, Reasons.NODE_PORTS_STATUS);
     }
+    if (!f.claims.isEmpty()) {
+      Status s = volumes.filter(task, f.claims, n, slot.view(deallocated).pods);
+      if (s != null) {
+        result = add(result, s);
+        if (Reasons.aborts(s)) {
+          return result;
+        }
+      }
+    }
     Map<String, String> nodeLabels = labels(n);
     if (state.affinity != null) {
       Status s = state.affinity.filter(nodeLabels);
@@ -316,8 +345,7 @@ final class PredicatesSession {
     return new EventHandler() {
       @Override
       public Status allocated(TaskInfo task) {
-        onAllocated(task);
-        return Status.OK;
+        return onAllocated(task);
       }
 
       @Override
@@ -327,15 +355,33 @@ final class PredicatesSession {
     };
   }
 
-  private synchronized void onAllocated(TaskInfo task) {
+  /** The volume decisions assumed for a task, for its bind. */
+  List<dev.caldera.api.extension.VolumeBinding> volumeBindings(TaskInfo task) {
+    return volumes.bindings(task);
+  }
+
+  private synchronized Status onAllocated(TaskInfo task) {
+    PodClaims claims = facts(task).claims;
+    if (!claims.isEmpty()) {
+      NodeInfo node = session.node(task.nodeName());
+      Status s = node == null ? null : volumes.assume(task, claims, node.node());
+      if (s != null) {
+        return s;
+      }
+    }
     deallocated.remove(task.uid());
     touch(task.nodeName());
     if (antiAffinityPods != null && TaskFacts.hasRequiredAntiAffinity(task.pod())) {
       antiAffinityPods.put(task.uid(), task);
     }
+    return Status.OK;
   }
 
   private synchronized void onDeallocated(TaskInfo task) {
+    PodClaims claims = facts(task).claims;
+    if (!claims.isEmpty()) {
+      volumes.release(task, claims);
+    }
     deallocated.put(task.uid(), Boolean.TRUE);
     touch(task.nodeName());
     if (antiAffinityPods != null) {

@@ -51,6 +51,9 @@ final class TaskFacts {
   /** {@value #TEMPLATE_UID_ANNOTATION}, or null. */
   final String templateUid;
 
+  /** The claims and inline disks the volume filters check. */
+  final PodClaims claims;
+
   private TaskFacts(Pod pod, List<Namespace> namespaces) {
     this.pod = pod;
     this.nodeSelection = NodeSelection.of(pod);
@@ -63,6 +66,7 @@ final class TaskFacts {
     this.antiAffinity = resolve(existingAntiAffinity, namespaces);
     this.spread = hardConstraints(pod);
     this.templateUid = pod.metadata().annotations().get(TEMPLATE_UID_ANNOTATION);
+    this.claims = PodClaims.of(pod);
   }
 
   static TaskFacts of(Pod pod, List<Namespace> namespaces) {
