@@ -31,7 +31,8 @@ class PredicatesPluginTest extends PredicatesFixture {
             ExtensionPoint.SIMULATE_PREDICATE,
             ExtensionPoint.SIMULATE_ADD_TASK,
             ExtensionPoint.SIMULATE_REMOVE_TASK,
-            ExtensionPoint.EVENT_HANDLER);
+            ExtensionPoint.EVENT_HANDLER,
+            ExtensionPoint.PRE_BIND);
   }
 
   @Test
