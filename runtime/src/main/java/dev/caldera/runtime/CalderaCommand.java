@@ -26,6 +26,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       SimulateCommand.class,
       DiffCommand.class,
+      SnapshotCommand.class,
       BenchCommand.class,
       RunCommand.class,
       PolicyCommand.class,

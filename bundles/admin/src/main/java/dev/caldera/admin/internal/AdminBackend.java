@@ -1,5 +1,6 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.util.List;
@@ -14,6 +15,14 @@ public interface AdminBackend {
   /** The services that add figures to {@code /metrics} (e.g. the kube bundle's), if any. */
   default List<MetricsSource> metricsSources() {
     return List.of();
+  }
+
+  /**
+   * The cluster as the running cluster source sees it, as a scenario file (see {@link
+   * ClusterExport}); empty when no source exports one (the embedded cluster does not).
+   */
+  default Optional<String> exportScenario(ClusterExport.Request request) {
+    return Optional.empty();
   }
 
   /** Every plugin loaded, and every plugin the conf names that is missing, by name. */

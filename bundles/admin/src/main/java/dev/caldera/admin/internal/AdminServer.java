@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.SchedulerMonitor;
@@ -176,6 +177,11 @@ public final class AdminServer implements AutoCloseable {
       throw new AdminException(405, method + " " + path + " is not supported");
     }
     Optional<SchedulerMonitor> monitor = backend.monitor();
+    if (path.equals("/api/snapshot")) {
+      // The cluster's objects (pod specs with their environment): the token's holders only.
+      authorize(ex, "GET /api/snapshot");
+      return snapshot(monitor, query);
+    }
     return switch (path) {
       case "/", "" -> Response.text(200, index());
       case "/healthz" -> health(monitor, false);
@@ -198,6 +204,40 @@ public final class AdminServer implements AutoCloseable {
       case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
       default -> throw new AdminException(404, "no such resource: " + path);
     };
+  }
+
+  /**
+   * The cluster as a scenario file with the conf and policies in force; {@code ?dropUnread=true}
+   * leaves out what no plugin reads.
+   */
+  private Response snapshot(Optional<SchedulerMonitor> monitor, Map<String, String> query)
+      throws AdminException {
+    SchedulerMonitor m = need(monitor);
+    String now =
+        java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(java.time.ZoneOffset.UTC)
+            .format(java.time.Instant.now());
+    ClusterExport.Request request =
+        new ClusterExport.Request(
+            "snapshot-" + now,
+            m.conf().text(),
+            m.policies(),
+            Boolean.parseBoolean(query.getOrDefault("dropUnread", "false")));
+    Optional<String> exported;
+    try {
+      exported = backend.exportScenario(request);
+    } catch (IllegalStateException notListed) {
+      throw new AdminException(503, "no snapshot yet: " + notListed.getMessage());
+    }
+    String scenario =
+        exported.orElseThrow(
+            () ->
+                new AdminException(
+                    404,
+                    "no cluster source exports a snapshot (the embedded cluster's is its"
+                        + " scenario files; run with --kubeconfig)"));
+    return new Response(
+        200, "application/yaml; charset=utf-8", scenario.getBytes(StandardCharsets.UTF_8));
   }
 
   private static Response health(Optional<SchedulerMonitor> monitor, boolean readiness) {
@@ -307,6 +347,7 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/sessions   recent sessions (?limit=N)",
             "GET /api/events     recent events (?limit=N)",
             "GET /api/bundles    every bundle",
+            "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",
             "DELETE /api/bundles/NAME             uninstall a plugin bundle (needs the token)",
             ""));

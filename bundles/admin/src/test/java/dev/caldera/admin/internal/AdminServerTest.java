@@ -63,6 +63,47 @@ class AdminServerTest {
   }
 
   @Test
+  void snapshot_needsTheToken_andCarriesTheConfAndPoliciesInForce() throws Exception {
+    start("t0ken");
+    List<dev.caldera.framework.loop.ClusterExport.Request> requests = new ArrayList<>();
+    backend.exporter =
+        r -> {
+          requests.add(r);
+          return "name: " + r.name() + "\n";
+        };
+
+    assertThat(send(at("/api/snapshot")).statusCode()).isEqualTo(401);
+    assertThat(requests).isEmpty();
+
+    HttpResponse<String> ok =
+        send(at("/api/snapshot?dropUnread=true").header("Authorization", "Bearer t0ken"));
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(ok.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/yaml"));
+    assertThat(ok.body()).startsWith("name: snapshot-");
+    assertThat(requests).hasSize(1);
+    assertThat(requests.get(0).conf()).isEqualTo("actions: allocate\n");
+    assertThat(requests.get(0).policies()).containsEntry("tidal.policy", "policy tidal\n");
+    assertThat(requests.get(0).dropUnread()).isTrue();
+  }
+
+  @Test
+  void snapshot_withoutAnExportingSource_is404_andBeforeTheListsAre503() throws Exception {
+    start("t0ken");
+    HttpResponse<String> none = send(at("/api/snapshot").header("Authorization", "Bearer t0ken"));
+    assertThat(none.statusCode()).isEqualTo(404);
+    assertThat(none.body()).contains("--kubeconfig");
+
+    backend.exporter =
+        r -> {
+          throw new IllegalStateException("the informers of pods have not listed yet");
+        };
+    HttpResponse<String> early = send(at("/api/snapshot").header("Authorization", "Bearer t0ken"));
+    assertThat(early.statusCode()).isEqualTo(503);
+    assertThat(early.body()).contains("no snapshot yet: the informers of pods have not listed yet");
+  }
+
+  @Test
   void healthAndReadiness_followTheLoop() throws Exception {
     start(null);
 

@@ -1,5 +1,6 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
@@ -135,6 +136,14 @@ final class FakeBackend implements AdminBackend {
   @Override
   public Optional<SchedulerMonitor> monitor() {
     return loopRunning ? Optional.of(monitor) : Optional.empty();
+  }
+
+  /** What {@link #exportScenario} answers: null for no exporting source, else the exporter. */
+  java.util.function.Function<ClusterExport.Request, String> exporter;
+
+  @Override
+  public Optional<String> exportScenario(ClusterExport.Request request) {
+    return exporter == null ? Optional.empty() : Optional.of(exporter.apply(request));
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.caldera.admin.internal.JarCheck;
 import dev.caldera.admin.internal.PluginInfo;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
 import dev.caldera.framework.loop.SchedulerMonitor;
@@ -69,6 +70,20 @@ final class OsgiBackend implements AdminBackend {
   @Override
   public Optional<SchedulerMonitor> monitor() {
     return Optional.ofNullable(monitor.get());
+  }
+
+  @Override
+  public Optional<String> exportScenario(ClusterExport.Request request) {
+    ServiceReference<ClusterExport> ref = context.getServiceReference(ClusterExport.class);
+    ClusterExport export = ref == null ? null : context.getService(ref);
+    if (export == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(export.scenario(request));
+    } finally {
+      context.ungetService(ref);
+    }
   }
 
   @Override
