@@ -92,7 +92,8 @@ class VolumeScenariosCoverageTest {
           String bound = s.expect().bind() == null ? null : s.expect().bind().get(pod.key());
           for (PreferredSchedulingTerm t : pod.nodeAffinity().preferred()) {
             for (NodeSelectorRequirement r : t.preference().matchExpressions()) {
-              forbidden |= !pod.volumes().isEmpty() && (bound == null || !r.values().contains(bound));
+              forbidden |=
+                  !pod.volumes().isEmpty() && (bound == null || !r.values().contains(bound));
             }
           }
         }
