@@ -1,6 +1,7 @@
 package dev.caldera.admin.internal;
 
 import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +15,11 @@ public interface AdminBackend {
   /** The services that add figures to {@code /metrics} (e.g. the kube bundle's), if any. */
   default List<MetricsSource> metricsSources() {
     return List.of();
+  }
+
+  /** Where pending pod groups stand, when a loop runs. */
+  default Optional<QueueInsight> insight() {
+    return Optional.empty();
   }
 
   /** Every plugin loaded, and every plugin the conf names that is missing, by name. */

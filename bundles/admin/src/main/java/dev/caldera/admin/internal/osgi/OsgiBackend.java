@@ -10,6 +10,7 @@ import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -64,6 +65,19 @@ final class OsgiBackend implements AdminBackend {
     this.metricsSources = metricsSources;
     this.audit = audit;
     this.deploy = deploy;
+  }
+
+  private Supplier<QueueInsight> insight = () -> null;
+
+  /** Reads the pending pod groups from {@code insight} (null while no loop runs). */
+  OsgiBackend insight(Supplier<QueueInsight> insight) {
+    this.insight = insight;
+    return this;
+  }
+
+  @Override
+  public Optional<QueueInsight> insight() {
+    return Optional.ofNullable(insight.get());
   }
 
   @Override
