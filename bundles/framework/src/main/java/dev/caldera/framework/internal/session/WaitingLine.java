@@ -135,19 +135,22 @@ final class WaitingLine {
       return queueBlocker;
     }
     int placed = SessionRunner.scheduled(job) + job.taskCount(TaskStatus.ALLOCATED);
-    placed += job.taskCount(TaskStatus.PIPELINED);
-    if (job.phase != PodGroupPhase.Pending && placed > 0) {
+    int pipelined = job.taskCount(TaskStatus.PIPELINED);
+    if (job.phase != PodGroupPhase.Pending && placed + pipelined > 0) {
       return new Blocker(
           Blocker.Stage.GANG,
           "allocate",
           "",
           "gang minMember "
               + job.minAvailable()
-              + ": only "
+              + ": "
               + placed
               + " of "
               + job.taskStates().size()
-              + " tasks could be placed",
+              + " tasks placed"
+              + (pipelined > 0
+                  ? ", " + pipelined + " pipelined onto nodes whose resources are being released"
+                  : ""),
           List.of(),
           Map.of());
     }
