@@ -43,6 +43,7 @@ public final class FlagGates {
     gate(ExtensionPoint.SIMULATE_ADD_TASK, Flag.PREEMPTABLE, Flag.ALLOCATABLE);
     gate(ExtensionPoint.SIMULATE_REMOVE_TASK, Flag.PREEMPTABLE, Flag.ALLOCATABLE);
     gate(ExtensionPoint.EVENT_HANDLER);
+    gate(ExtensionPoint.PRE_BIND);
   }
 
   private FlagGates() {}
