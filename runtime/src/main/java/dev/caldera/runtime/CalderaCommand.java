@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
       BenchCommand.class,
       RunCommand.class,
       PolicyCommand.class,
+      WhyCommand.class,
+      QueuesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CalderaCommand implements Runnable {

@@ -2,6 +2,7 @@ package dev.caldera.admin.internal;
 
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +23,11 @@ public interface AdminBackend {
    * ClusterExport}); empty when no source exports one (the embedded cluster does not).
    */
   default Optional<String> exportScenario(ClusterExport.Request request) {
+    return Optional.empty();
+  }
+
+  /** Where pending pod groups stand, when a loop runs. */
+  default Optional<QueueInsight> insight() {
     return Optional.empty();
   }
 

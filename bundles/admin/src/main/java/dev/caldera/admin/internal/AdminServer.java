@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -182,6 +183,9 @@ public final class AdminServer implements AutoCloseable {
       authorize(ex, "GET /api/snapshot");
       return snapshot(monitor, query);
     }
+    if (path.startsWith("/api/queues/") || path.startsWith("/api/jobs/")) {
+      return waiting(path);
+    }
     return switch (path) {
       case "/", "" -> Response.text(200, index());
       case "/healthz" -> health(monitor, false);
@@ -202,6 +206,7 @@ public final class AdminServer implements AutoCloseable {
       case "/api/sessions" -> Response.json(200, need(monitor).sessions(limit(query, 20)));
       case "/api/events" -> Response.json(200, need(monitor).events(limit(query, 50)));
       case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
+      case "/api/queues" -> Response.json(200, queues(needInsight()));
       default -> throw new AdminException(404, "no such resource: " + path);
     };
   }
@@ -238,6 +243,63 @@ public final class AdminServer implements AutoCloseable {
                         + " scenario files; run with --kubeconfig)"));
     return new Response(
         200, "application/yaml; charset=utf-8", scenario.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * {@code /api/queues/{name}/pending}: the queue's line; {@code /api/jobs/{ns}/{name}}: a pod
+   * group, its blockers and its pods.
+   */
+  private Response waiting(String path) throws AdminException {
+    QueueInsight insight = needInsight();
+    String[] parts = path.substring(1).split("/");
+    if (parts.length == 4 && parts[1].equals("queues") && parts[3].equals("pending")) {
+      String queue = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
+      List<QueueInsight.Waiting> line =
+          insight.pending(queue).orElseThrow(() -> new AdminException(404, "no queue " + queue));
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("queue", queue);
+      body.put("lastSession", insight.lastSession());
+      body.put("pending", line);
+      return Response.json(200, body);
+    }
+    if (parts.length == 4 && parts[1].equals("jobs")) {
+      String ns = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
+      String name = URLDecoder.decode(parts[3], StandardCharsets.UTF_8);
+      QueueInsight.JobView job =
+          insight
+              .job(ns, name)
+              .orElseThrow(
+                  () ->
+                      new AdminException(
+                          404, "no pod group " + ns + "/" + name + " in the last session"));
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("lastSession", insight.lastSession());
+      body.put("job", job);
+      if (job.waiting() != null && job.waiting().position() > 0) {
+        List<QueueInsight.Waiting> line = insight.pending(job.queue()).orElse(List.of());
+        body.put(
+            "ahead",
+            line.subList(0, Math.min(line.size(), job.waiting().position() - 1)).stream()
+                .map(QueueInsight.Waiting::podGroup)
+                .toList());
+      }
+      return Response.json(200, body);
+    }
+    throw new AdminException(404, "no such resource: " + path);
+  }
+
+  private static Map<String, Object> queues(QueueInsight insight) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("lastSession", insight.lastSession());
+    body.put("queues", insight.queues());
+    body.put("orphans", insight.orphans());
+    return body;
+  }
+
+  private QueueInsight needInsight() throws AdminException {
+    return backend
+        .insight()
+        .orElseThrow(() -> new AdminException(503, "the scheduling loop is not running"));
   }
 
   private static Response health(Optional<SchedulerMonitor> monitor, boolean readiness) {

@@ -104,6 +104,29 @@ class AdminServerTest {
   }
 
   @Test
+  void queuesPendingAndJobs_answerWithTheLoopsFigures() throws Exception {
+    start(null);
+    HttpResponse<String> queues = send(at("/api/queues"));
+    assertThat(queues.statusCode()).isEqualTo(200);
+    assertThat(queues.body()).contains("\"name\" : \"training\"", "\"realCapability\"");
+
+    HttpResponse<String> pending = send(at("/api/queues/training/pending"));
+    assertThat(pending.statusCode()).isEqualTo(200);
+    assertThat(pending.body())
+        .contains("ml/train-8", "\"position\" : 2", "\"stage\" : \"QUEUE_CAPABILITY\"")
+        .contains("nvidia.com/gpu requested 8, allocated 60 of realCapability 64");
+    assertThat(send(at("/api/queues/nope/pending")).statusCode()).isEqualTo(404);
+
+    HttpResponse<String> job = send(at("/api/jobs/ml/train-7"));
+    assertThat(job.statusCode()).isEqualTo(200);
+    assertThat(job.body()).contains("\"ahead\" : [ \"ml/train-8\" ]", "train-7-0", "history");
+    assertThat(send(at("/api/jobs/ml/nope")).statusCode()).isEqualTo(404);
+
+    backend.loopRunning = false;
+    assertThat(send(at("/api/queues")).statusCode()).isEqualTo(503);
+  }
+
+  @Test
   void healthAndReadiness_followTheLoop() throws Exception {
     start(null);
 

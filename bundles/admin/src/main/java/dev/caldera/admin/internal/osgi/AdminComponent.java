@@ -3,6 +3,7 @@ package dev.caldera.admin.internal.osgi;
 import dev.caldera.admin.internal.AdminServer;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -45,6 +46,9 @@ public final class AdminComponent {
   @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile SchedulerMonitor monitor;
 
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  private volatile QueueInsight insight;
+
   @Reference(
       cardinality = ReferenceCardinality.MULTIPLE,
       policy = ReferencePolicy.DYNAMIC,
@@ -57,7 +61,8 @@ public final class AdminComponent {
   void activate(BundleContext context, Config config) {
     Path deploy = config.deploy().isBlank() ? audit.deploy() : Path.of(config.deploy());
     OsgiBackend backend =
-        new OsgiBackend(context, registry, () -> monitor, () -> metricsSources, audit, deploy);
+        new OsgiBackend(context, registry, () -> monitor, () -> metricsSources, audit, deploy)
+            .insight(() -> insight);
     InetSocketAddress address;
     try {
       address = parse(config.address());
@@ -82,7 +87,7 @@ public final class AdminComponent {
             + bound.getHostString()
             + ":"
             + bound.getPort()
-            + "/ (healthz, readyz, metrics, api/plugins, api/conf, api/sessions, api/bundles)"
+            + "/ (healthz, readyz, metrics, api/plugins, api/conf, api/sessions, api/bundles, api/queues, api/jobs)"
             + (config.token().isBlank() ? "" : "; bundle installs enabled with the admin token"));
   }
 

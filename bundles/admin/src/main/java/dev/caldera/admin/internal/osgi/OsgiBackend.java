@@ -11,6 +11,7 @@ import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -65,6 +66,19 @@ final class OsgiBackend implements AdminBackend {
     this.metricsSources = metricsSources;
     this.audit = audit;
     this.deploy = deploy;
+  }
+
+  private Supplier<QueueInsight> insight = () -> null;
+
+  /** Reads the pending pod groups from {@code insight} (null while no loop runs). */
+  OsgiBackend insight(Supplier<QueueInsight> insight) {
+    this.insight = insight;
+    return this;
+  }
+
+  @Override
+  public Optional<QueueInsight> insight() {
+    return Optional.ofNullable(insight.get());
   }
 
   @Override

@@ -396,6 +396,7 @@ public final class SchedulingLoop {
             result.pipelined().size(),
             used,
             figures.pending());
+    state.board().update(snapshot, result, figures, started);
     state.sessionCompleted(r, figures);
   }
 

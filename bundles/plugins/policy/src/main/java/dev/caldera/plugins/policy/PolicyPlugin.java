@@ -8,8 +8,11 @@ import dev.caldera.api.Session;
 import dev.caldera.api.extension.PreemptiveFn;
 import dev.caldera.api.extension.ReclaimableFn;
 import dev.caldera.api.extension.Victims;
+import dev.caldera.api.info.Blocker;
+import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.CompileResult;
+import dev.caldera.dsl.Decision;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.SessionPolicyContext;
 import java.util.ArrayList;
@@ -162,7 +165,17 @@ public final class PolicyPlugin implements Plugin {
           };
     }
     if (!reclaim.isEmpty()) {
-      extensions.add(ExtensionPoint.RECLAIMABLE, reclaimable);
+      List<Policy> reclaiming = selected.stream().filter(Policy::hasReclaim).toList();
+      ReclaimableFn decide = reclaimable;
+      extensions.add(
+          ExtensionPoint.RECLAIMABLE,
+          (reclaimer, candidates) -> {
+            Victims victims = decide.select(reclaimer, candidates);
+            if (!candidates.isEmpty() && (victims == null || victims.tasks().isEmpty())) {
+              reportDenial(session, context, reclaiming, reclaimer, candidates.get(0));
+            }
+            return victims;
+          });
     }
     if (preempt != null) {
       extensions.add(ExtensionPoint.PREEMPTIVE, preempt);
@@ -201,6 +214,42 @@ public final class PolicyPlugin implements Plugin {
     }
     if (audit != null) {
       audit.record(session);
+    }
+  }
+
+  /**
+   * Names the rule (file:line) that denied {@code candidate} to {@code reclaimer} as the blocker of
+   * the reclaimer's job.
+   */
+  private static void reportDenial(
+      Session session,
+      SessionPolicyContext context,
+      List<Policy> policies,
+      TaskInfo reclaimer,
+      TaskInfo candidate) {
+    JobInfo job = session.job(reclaimer.jobId());
+    if (job == null) {
+      return;
+    }
+    for (Policy p : policies) {
+      Decision d = p.explainReclaim(context, reclaimer, candidate);
+      if (!d.allowed()) {
+        session.reportBlocker(
+            job,
+            Blocker.of(
+                Blocker.Stage.RECLAIM_POLICY,
+                "reclaim for task "
+                    + reclaimer.name()
+                    + " denied by "
+                    + d.file()
+                    + ":"
+                    + d.line()
+                    + " ("
+                    + d.rule()
+                    + "), e.g. for victim "
+                    + candidate.key()));
+        return;
+      }
     }
   }
 
