@@ -111,6 +111,46 @@ class ScenarioExportTest {
   }
 
   @Test
+  void nodeMetrics_goIntoTheSnapshot_asTheUsagePluginReadsThem() throws Exception {
+    api.node("n1", "4", "8Gi");
+    api.kubectl
+        .genericKubernetesResources(
+            new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                .withGroup("metrics.k8s.io")
+                .withVersion("v1beta1")
+                .withKind("NodeMetrics")
+                .withPlural("nodes")
+                .withNamespaced(false)
+                .build())
+        .resource(
+            new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("metrics.k8s.io/v1beta1")
+                .withKind("NodeMetrics")
+                .withNewMetadata()
+                .withName("n1")
+                .endMetadata()
+                .addToAdditionalProperties("timestamp", "2026-11-21T10:00:00Z")
+                .addToAdditionalProperties("window", "30s")
+                .addToAdditionalProperties("usage", Map.of("cpu", "1", "memory", "2Gi"))
+                .build())
+        .create();
+    try (KubeCluster cluster = api.cluster("a", b -> b.metricsInterval(Duration.ofMillis(50)))) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      MockApi.await(
+          "node metrics", () -> cluster.snapshot().info().nodeMetrics().containsKey("n1"));
+
+      String yaml = cluster.exportScenario(new ClusterExport.Request("m", CONF, Map.of(), false));
+
+      Scenario scenario = ScenarioLoader.load(Files.writeString(dir.resolve("m.yaml"), yaml));
+      assertThat(scenario.nodeMetrics())
+          .containsEntry(
+              "n1",
+              new dev.caldera.api.model.NodeMetrics(
+                  25.0, 25.0, java.time.Instant.parse("2026-11-21T10:00:00Z")));
+    }
+  }
+
+  @Test
   void twoExportsOfOneState_areTheSameText() throws Exception {
     cluster();
     try (KubeCluster cluster = api.cluster("a")) {

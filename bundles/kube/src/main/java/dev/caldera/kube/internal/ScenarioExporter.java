@@ -1,5 +1,6 @@
 package dev.caldera.kube.internal;
 
+import dev.caldera.api.model.NodeMetrics;
 import dev.caldera.framework.loop.ClusterExport;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -54,12 +55,20 @@ final class ScenarioExporter {
   private final Informers informers;
   private final KubernetesSerialization serialization;
   private final Set<String> schedulerNames;
+  private final Map<String, NodeMetrics> nodeMetrics;
 
+  /**
+   * @param nodeMetrics node name → usage as the metrics poller last read it (for the usage plugin)
+   */
   ScenarioExporter(
-      Informers informers, KubernetesSerialization serialization, Set<String> schedulerNames) {
+      Informers informers,
+      KubernetesSerialization serialization,
+      Set<String> schedulerNames,
+      Map<String, NodeMetrics> nodeMetrics) {
     this.informers = informers;
     this.serialization = serialization;
     this.schedulerNames = Set.copyOf(schedulerNames);
+    this.nodeMetrics = Map.copyOf(nodeMetrics);
   }
 
   private static Map<String, String> kinds() {
@@ -92,6 +101,24 @@ final class ScenarioExporter {
     }
     if (!request.policies().isEmpty()) {
       doc.put("policies", new TreeMap<>(request.policies()));
+    }
+    if (!nodeMetrics.isEmpty()) {
+      Map<String, Object> metrics = new LinkedHashMap<>();
+      new TreeMap<>(nodeMetrics)
+          .forEach(
+              (node, m) -> {
+                Map<String, Object> usage = new LinkedHashMap<>();
+                usage.put("cpu", m.cpuPercent());
+                usage.put("memory", m.memoryPercent());
+                if (m.updated() != null) {
+                  usage.put(
+                      "updated",
+                      DateTimeFormatter.ISO_INSTANT.format(
+                          m.updated().truncatedTo(ChronoUnit.SECONDS)));
+                }
+                metrics.put(node, usage);
+              });
+      doc.put("nodeMetrics", metrics);
     }
     doc.put("objects", objects(request.dropUnread()));
     return serialization.asYaml(doc);
