@@ -309,7 +309,7 @@ final class RunCommand implements Callable<Integer> {
   }
 
   /** The distribution: {@code -Dcaldera.home} (set by bin/caldera), else the working directory. */
-  private static Path home() {
+  static Path home() {
     String h = System.getProperty("caldera.home");
     return Path.of(h == null || h.isBlank() ? "." : h).toAbsolutePath().normalize();
   }

@@ -1,5 +1,8 @@
 package dev.caldera.runtime;
 
+import dev.caldera.runtime.run.KubeRunOptions;
+import dev.caldera.runtime.run.OsgiLauncher;
+import dev.caldera.runtime.run.RunOptions;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,9 +23,10 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code caldera snapshot}: asks a running scheduler for the cluster as it sees it, written as a
- * scenario file ({@code GET /api/snapshot}), to replay with {@code caldera simulate} or compare
- * under a change with {@code caldera diff}.
+ * {@code caldera snapshot}: the cluster as the scheduler sees it, written as a scenario file, to
+ * replay with {@code caldera simulate} or compare under a change with {@code caldera diff}: asked
+ * of a running scheduler ({@code GET /api/snapshot}), or with {@code --kubeconfig} read by the kube
+ * bundle alone, in a Felix of its own without a scheduling loop.
  */
 @Command(
     name = "snapshot",
@@ -57,13 +63,131 @@ final class SnapshotCommand implements Callable<Integer> {
   boolean dropUnread;
 
   @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description =
+          "Read the cluster directly with this kubeconfig instead of asking a running scheduler"
+              + " (nothing is scheduled or written).")
+  Path kubeconfig;
+
+  @Option(
+      names = "--scheduler-name",
+      paramLabel = "NAME",
+      description = "With --kubeconfig: the scheduler names whose pods count (default: volcano).")
+  List<String> schedulerNames;
+
+  @Option(
+      names = "--conf",
+      paramLabel = "FILE",
+      description =
+          "With --kubeconfig: the conf the scenario carries (default: the distribution's"
+              + " conf/scheduler.conf).")
+  Path conf;
+
+  @Option(
+      names = "--policies",
+      paramLabel = "DIR",
+      description =
+          "With --kubeconfig: the .policy files the scenario carries (default: the distribution's"
+              + " policies/).")
+  Path policies;
+
+  @Option(
+      names = "--timeout",
+      defaultValue = "2m",
+      paramLabel = "DURATION",
+      converter = RunCommand.GoDurationConverter.class,
+      description =
+          "With --kubeconfig: how long to wait for the lists (default: ${DEFAULT-VALUE}).")
+  Duration timeout;
+
+  @Option(
       names = {"-o", "--output"},
       paramLabel = "FILE",
       description = "Write the scenario to FILE instead of standard output.")
   Path output;
 
   @Override
-  public Integer call() throws IOException, InterruptedException {
+  public Integer call() throws Exception {
+    String scenario = kubeconfig != null ? fromCluster() : fromScheduler();
+    if (scenario == null) {
+      return 1;
+    }
+    if (output == null) {
+      parent.out().print(scenario);
+      parent.out().flush();
+    } else {
+      Files.writeString(output, scenario, StandardCharsets.UTF_8);
+    }
+    return 0;
+  }
+
+  private static final java.time.format.DateTimeFormatter SNAPSHOT_TIME =
+      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+          .withZone(java.time.ZoneOffset.UTC);
+
+  /** Through the kube bundle in a Felix of its own, without a scheduling loop. */
+  private String fromCluster() throws Exception {
+    if (!Files.isReadable(kubeconfig)) {
+      throw new ParameterException(spec.commandLine(), "cannot read the kubeconfig " + kubeconfig);
+    }
+    Path home = RunCommand.home();
+    Path confFile = conf != null ? conf : home.resolve("conf/scheduler.conf");
+    String confText = Files.isRegularFile(confFile) ? Files.readString(confFile) : null;
+    Path policyDir = policies != null ? policies : home.resolve("policies");
+    Map<String, String> policyTexts =
+        Files.isDirectory(policyDir)
+            ? ReplayOptions.read(spec, null, policyDir).policies()
+            : Map.of();
+    Path deploy = Files.createTempDirectory("caldera-snapshot-deploy-");
+    RunOptions options =
+        new RunOptions(
+            home,
+            confFile,
+            policyDir,
+            home.resolve("conf/demo"),
+            false,
+            deploy,
+            Duration.ofSeconds(1),
+            null,
+            null,
+            false,
+            null,
+            Duration.ZERO,
+            null,
+            "text",
+            1,
+            1,
+            false);
+    KubeRunOptions kube =
+        new KubeRunOptions(
+            kubeconfig,
+            schedulerNames == null || schedulerNames.isEmpty()
+                ? List.of("volcano")
+                : schedulerNames,
+            false,
+            50,
+            100,
+            1);
+    try {
+      return new OsgiLauncher(options, parent.err(), parent.err())
+          .snapshot(
+              kube,
+              "snapshot-" + SNAPSHOT_TIME.format(java.time.Instant.now()),
+              confText,
+              policyTexts,
+              dropUnread,
+              timeout);
+    } catch (IllegalStateException e) {
+      parent.err().println("error: " + e.getMessage());
+      return null;
+    } finally {
+      Files.deleteIfExists(deploy);
+    }
+  }
+
+  /** {@code GET /api/snapshot} of a running scheduler. */
+  private String fromScheduler() throws IOException, InterruptedException {
     String t = token != null ? token : System.getenv("CALDERA_ADMIN_TOKEN");
     URI uri;
     try {
@@ -88,21 +212,15 @@ final class SnapshotCommand implements Callable<Integer> {
               .send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
       parent.err().println("error: cannot reach the scheduler at " + uri + ": " + e);
-      return 1;
+      return null;
     }
     if (response.statusCode() != 200) {
       parent
           .err()
           .println(
               "error: " + uri + ": HTTP " + response.statusCode() + ": " + response.body().strip());
-      return 1;
+      return null;
     }
-    if (output == null) {
-      parent.out().print(response.body());
-      parent.out().flush();
-    } else {
-      Files.writeString(output, response.body(), StandardCharsets.UTF_8);
-    }
-    return 0;
+    return response.body();
   }
 }

@@ -26,6 +26,7 @@ import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
 import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
 import org.osgi.framework.startlevel.BundleStartLevel;
@@ -165,6 +166,78 @@ public final class OsgiLauncher {
     } catch (BundleException | ReflectiveOperationException | RuntimeException e) {
       err.println("error: " + e.getMessage());
       return 1;
+    } finally {
+      stopFramework();
+      deleteRecursively(storage);
+    }
+  }
+
+  // ---- A snapshot without a running scheduler (issue 20) ---------------------------------------
+
+  private static final String EXPORT_SERVICE = "dev.caldera.framework.loop.ClusterExport";
+
+  /**
+   * Connects to the cluster {@code kube} names with the kube bundle alone (start level 1: no
+   * plugin, no scheduling loop, so nothing is ever written), waits until its informers have listed
+   * every kind, and returns the cluster as a scenario file (see {@code ClusterExport}).
+   *
+   * @param conf the conf text the scenario carries, or null
+   * @param policies policy file name → text the scenario carries
+   * @throws IllegalStateException when the cluster could not be listed within {@code wait}
+   */
+  public String snapshot(
+      KubeRunOptions kube,
+      String name,
+      String conf,
+      Map<String, String> policies,
+      boolean dropUnread,
+      Duration wait)
+      throws IOException,
+          InterruptedException,
+          BundleException,
+          InvalidSyntaxException,
+          ReflectiveOperationException {
+    Path storage = Files.createTempDirectory("caldera-felix-");
+    try {
+      framework = newFramework(frameworkProperties(storage));
+      framework.init();
+      framework.start();
+      BundleContext context = framework.getBundleContext();
+      for (Bundle b : installBundles(context)) {
+        if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
+          start(b);
+        }
+      }
+      ConfigAdminBridge.update(context, KubeRunOptions.PID, kube.properties());
+      if (!awaitService(context, EXPORT_SERVICE, wait)) {
+        throw new IllegalStateException(
+            "the kube bundle did not connect within " + seconds(wait) + " (see the errors above)");
+      }
+      ServiceReference<?> ref = context.getAllServiceReferences(EXPORT_SERVICE, null)[0];
+      Object export = context.getService(ref);
+      // The service's types come from the framework bundle's loader, not this class path's.
+      Class<?> api = ref.getBundle().loadClass(EXPORT_SERVICE);
+      Class<?> requestType = ref.getBundle().loadClass(EXPORT_SERVICE + "$Request");
+      Object request =
+          requestType
+              .getConstructor(String.class, String.class, Map.class, boolean.class)
+              .newInstance(name, conf, policies, dropUnread);
+      java.lang.reflect.Method scenario = api.getMethod("scenario", requestType);
+      long deadline = System.nanoTime() + wait.toNanos();
+      while (true) {
+        try {
+          return (String) scenario.invoke(export, request);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+          if (!(e.getCause() instanceof IllegalStateException notListed)) {
+            throw e;
+          }
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(
+                "no snapshot within " + seconds(wait) + ": " + notListed.getMessage());
+          }
+          Thread.sleep(100);
+        }
+      }
     } finally {
       stopFramework();
       deleteRecursively(storage);
