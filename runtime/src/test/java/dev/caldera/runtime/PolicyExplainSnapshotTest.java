@@ -18,19 +18,22 @@ class PolicyExplainSnapshotTest {
 
   private final CommandRun cli = new CommandRun();
 
+  private int explain(String reclaimer, String candidate) {
+    return cli.run(
+        "policy",
+        "explain",
+        TIDAL,
+        "--snapshot",
+        SCENARIO,
+        "--reclaimer",
+        reclaimer,
+        "--candidate",
+        candidate);
+  }
+
   @Test
   void explainsTheDecisionOnThePodsOfTheSnapshot_withHowEachWasClassified() {
-    int exit =
-        cli.run(
-            "policy",
-            "explain",
-            TIDAL,
-            "--snapshot",
-            SCENARIO,
-            "--reclaimer",
-            "ai/db-0",
-            "--candidate",
-            "ai/train-1");
+    int exit = explain("ai/db-0", "ai/train-1");
 
     assertThat(exit).as(cli.err()).isZero();
     assertThat(cli.out().lines().findFirst().orElseThrow())
@@ -43,17 +46,7 @@ class PolicyExplainSnapshotTest {
 
   @Test
   void theOtherWayRound_trainingNeverReclaims() {
-    int exit =
-        cli.run(
-            "policy",
-            "explain",
-            TIDAL,
-            "--snapshot",
-            SCENARIO,
-            "--reclaimer",
-            "ai/train-1",
-            "--candidate",
-            "ai/db-0");
+    int exit = explain("ai/train-1", "ai/db-0");
 
     assertThat(exit).as(cli.err()).isZero();
     assertThat(cli.out()).startsWith("deny by ").contains("training may not reclaim any");
@@ -61,17 +54,7 @@ class PolicyExplainSnapshotTest {
 
   @Test
   void aPodNotInTheSnapshot_isAUsageErrorNamingIt() {
-    int exit =
-        cli.run(
-            "policy",
-            "explain",
-            TIDAL,
-            "--snapshot",
-            SCENARIO,
-            "--reclaimer",
-            "ai/nope",
-            "--candidate",
-            "ai/train-1");
+    int exit = explain("ai/nope", "ai/train-1");
 
     assertThat(exit).isEqualTo(2);
     assertThat(cli.err()).contains("--reclaimer: no pod ai/nope of this scheduler in");

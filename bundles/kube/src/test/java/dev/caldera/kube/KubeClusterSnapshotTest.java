@@ -9,13 +9,11 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.ClusterSnapshot;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ResourceQuotaBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -255,28 +253,7 @@ class KubeClusterSnapshotTest {
   @Test
   void snapshot_carriesNodeMetricsWhenTheMetricsApiIsServed() throws Exception {
     api.node("n1", "4", "8Gi");
-    ResourceDefinitionContext nodeMetrics =
-        new ResourceDefinitionContext.Builder()
-            .withGroup("metrics.k8s.io")
-            .withVersion("v1beta1")
-            .withKind("NodeMetrics")
-            .withPlural("nodes")
-            .withNamespaced(false)
-            .build();
-    api.kubectl
-        .genericKubernetesResources(nodeMetrics)
-        .resource(
-            new GenericKubernetesResourceBuilder()
-                .withApiVersion("metrics.k8s.io/v1beta1")
-                .withKind("NodeMetrics")
-                .withNewMetadata()
-                .withName("n1")
-                .endMetadata()
-                .addToAdditionalProperties("timestamp", "2026-11-21T10:00:00Z")
-                .addToAdditionalProperties("window", "30s")
-                .addToAdditionalProperties("usage", Map.of("cpu", "1", "memory", "2Gi"))
-                .build())
-        .create();
+    api.nodeMetrics("n1", "1", "2Gi", "2026-11-21T10:00:00Z");
 
     try (KubeCluster cluster = api.cluster("a", b -> b.metricsInterval(Duration.ofMillis(50)))) {
       assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();

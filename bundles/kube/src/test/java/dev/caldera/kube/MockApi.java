@@ -248,6 +248,31 @@ public final class MockApi implements AutoCloseable {
         .create();
   }
 
+  /** The metrics API's usage of node {@code name} (metrics.k8s.io/v1beta1 NodeMetrics). */
+  void nodeMetrics(String name, String cpu, String memory, String timestamp) {
+    kubectl
+        .genericKubernetesResources(
+            new ResourceDefinitionContext.Builder()
+                .withGroup("metrics.k8s.io")
+                .withVersion("v1beta1")
+                .withKind("NodeMetrics")
+                .withPlural("nodes")
+                .withNamespaced(false)
+                .build())
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("metrics.k8s.io/v1beta1")
+                .withKind("NodeMetrics")
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .addToAdditionalProperties("timestamp", timestamp)
+                .addToAdditionalProperties("window", "30s")
+                .addToAdditionalProperties("usage", Map.of("cpu", cpu, "memory", memory))
+                .build())
+        .create();
+  }
+
   void priorityClass(String name, int value) {
     kubectl
         .scheduling()

@@ -113,27 +113,7 @@ class ScenarioExportTest {
   @Test
   void nodeMetrics_goIntoTheSnapshot_asTheUsagePluginReadsThem() throws Exception {
     api.node("n1", "4", "8Gi");
-    api.kubectl
-        .genericKubernetesResources(
-            new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
-                .withGroup("metrics.k8s.io")
-                .withVersion("v1beta1")
-                .withKind("NodeMetrics")
-                .withPlural("nodes")
-                .withNamespaced(false)
-                .build())
-        .resource(
-            new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
-                .withApiVersion("metrics.k8s.io/v1beta1")
-                .withKind("NodeMetrics")
-                .withNewMetadata()
-                .withName("n1")
-                .endMetadata()
-                .addToAdditionalProperties("timestamp", "2026-11-21T10:00:00Z")
-                .addToAdditionalProperties("window", "30s")
-                .addToAdditionalProperties("usage", Map.of("cpu", "1", "memory", "2Gi"))
-                .build())
-        .create();
+    api.nodeMetrics("n1", "1", "2Gi", "2026-11-21T10:00:00Z");
     try (KubeCluster cluster = api.cluster("a", b -> b.metricsInterval(Duration.ofMillis(50)))) {
       assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
       MockApi.await(
