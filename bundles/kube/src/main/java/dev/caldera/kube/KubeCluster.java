@@ -155,6 +155,18 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
     return backend.exportScenario(request);
   }
 
+  /**
+   * How long a bind waits for the cluster's volume controllers to bind its pod's claims before it
+   * fails and the pod goes back to pending (default 600 s, kube-scheduler's {@code
+   * bindTimeoutSeconds}).
+   */
+  public void setVolumeBindTimeout(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("the volume bind timeout must be positive: " + timeout);
+    }
+    backend.setVolumeBindTimeout(timeout);
+  }
+
   /** Queues the session's writes and returns; see the class comment. */
   @Override
   public void apply(SessionResult result) {

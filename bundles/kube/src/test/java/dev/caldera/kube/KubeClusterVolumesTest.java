@@ -114,6 +114,48 @@ class KubeClusterVolumesTest {
     assertThat(api.bindings("ns1", "trainer")).isEqualTo(1);
   }
 
+  @Test
+  void claimsNotBoundInTime_failTheBind_andThePodGoesBackToPending() throws Exception {
+    api.node("n1", "4", "8Gi");
+    api.queue("default", 1);
+    storageClass("ssd", "csi.example.com");
+    claim("ns1", "scratch", "ssd");
+    pod("ns1", "trainer", "scratch");
+
+    // No provisioner runs: the claim gets its selected node and is never bound.
+    try (KubeCluster cluster = api.cluster("a")) {
+      cluster.setVolumeBindTimeout(Duration.ofMillis(500));
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      await("the pod", () -> !cluster.snapshot().pods().isEmpty());
+
+      var result = scheduler.runSession(cluster.snapshot(), conf());
+      assertThat(result.binds()).singleElement().satisfies(b -> assertThat(b.volumes()).hasSize(1));
+      cluster.apply(result);
+
+      await("the bind failed", () -> cluster.counters().bindsFailed() == 1);
+      assertThat(api.nodeOf("ns1", "trainer")).as("never bound").isNull();
+      assertThat(api.bindings("ns1", "trainer")).isZero();
+      await(
+          "the pod pending again in the cache",
+          () ->
+              cluster.snapshot().pods().stream()
+                  .filter(p -> p.key().equals("ns1/trainer"))
+                  .allMatch(p -> p.nodeName().isEmpty()));
+      await(
+          "the SchedulerError condition naming the claims",
+          () -> {
+            var pod = api.kubectl.pods().inNamespace("ns1").withName("trainer").get();
+            return pod.getStatus() != null
+                && pod.getStatus().getConditions() != null
+                && pod.getStatus().getConditions().stream()
+                    .anyMatch(
+                        c ->
+                            "SchedulerError".equals(c.getReason())
+                                && c.getMessage().contains("ns1/scratch"));
+          });
+    }
+  }
+
   private static SchedulerConf conf() {
     try {
       return SchedulerConf.parse(

@@ -210,6 +210,11 @@ public final class KubeBackend implements AutoCloseable {
     writer.apply(result);
   }
 
+  /** How long a bind waits for its pod's claims to be bound (default 600 s, as kube-scheduler). */
+  public void setVolumeBindTimeout(Duration timeout) {
+    writer.setVolumeBindTimeout(timeout);
+  }
+
   public void setWriteGate(BooleanSupplier gate) {
     writer.setGate(gate);
   }
