@@ -63,6 +63,13 @@ final class SnapshotCommand implements Callable<Integer> {
   boolean dropUnread;
 
   @Option(
+      names = "--anonymize",
+      description =
+          "Replace the names of namespaces, nodes, pods, pod groups, queues, owners, claims and"
+              + " volumes by made-up ones (ns-000001, node-000001, ...), consistently.")
+  boolean anonymize;
+
+  @Option(
       names = "--kubeconfig",
       paramLabel = "FILE",
       description =
@@ -177,6 +184,7 @@ final class SnapshotCommand implements Callable<Integer> {
               confText,
               policyTexts,
               dropUnread,
+              anonymize,
               timeout);
     } catch (IllegalStateException e) {
       parent.err().println("error: " + e.getMessage());
@@ -184,6 +192,17 @@ final class SnapshotCommand implements Callable<Integer> {
     } finally {
       Files.deleteIfExists(deploy);
     }
+  }
+
+  private String query() {
+    List<String> params = new java.util.ArrayList<>();
+    if (dropUnread) {
+      params.add("dropUnread=true");
+    }
+    if (anonymize) {
+      params.add("anonymize=true");
+    }
+    return params.isEmpty() ? "" : "?" + String.join("&", params);
   }
 
   /** {@code GET /api/snapshot} of a running scheduler. */
@@ -195,7 +214,7 @@ final class SnapshotCommand implements Callable<Integer> {
           URI.create(
               (admin.endsWith("/") ? admin.substring(0, admin.length() - 1) : admin)
                   + "/api/snapshot"
-                  + (dropUnread ? "?dropUnread=true" : ""));
+                  + query());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--admin: not a URL: " + admin);
     }

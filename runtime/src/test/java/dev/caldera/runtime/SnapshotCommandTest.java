@@ -76,13 +76,14 @@ class SnapshotCommandTest {
             "--admin-token",
             "s3cret",
             "--drop-unread",
+            "--anonymize",
             "-o",
             file.toString());
 
     assertThat(exit).as(cli.err()).isZero();
     assertThat(Files.readString(file)).isEqualTo(SCENARIO);
     assertThat(cli.out()).isEmpty();
-    assertThat(seenQuery.get()).isEqualTo("dropUnread=true");
+    assertThat(seenQuery.get()).isEqualTo("dropUnread=true&anonymize=true");
   }
 
   @Test

@@ -14,6 +14,7 @@ import dev.caldera.sim.ScenarioRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -127,6 +128,44 @@ class ScenarioExportTest {
               "n1",
               new dev.caldera.api.model.NodeMetrics(
                   25.0, 25.0, java.time.Instant.parse("2026-11-21T10:00:00Z")));
+    }
+  }
+
+  @Test
+  void anonymized_noRealNameIsLeft_andTheReplayDecidesTheSameUpToTheRenaming() throws Exception {
+    cluster();
+    try (KubeCluster cluster = api.cluster("a")) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      MockApi.await("every pod in the cache", () -> cluster.snapshot().pods().size() == 7);
+
+      String plain = cluster.exportScenario(new ClusterExport.Request("p", CONF, Map.of(), false));
+      String anonymous =
+          cluster.exportScenario(new ClusterExport.Request("a", CONF, Map.of(), false, true));
+
+      for (String real :
+          List.of("ns1", "ns2", "train-", "big-", "urgent", "running", "\"q1\"", "n1", "n2")) {
+        assertThat(anonymous.substring(anonymous.indexOf("objects:"))).doesNotContain(real);
+      }
+      var before =
+          new ScenarioRunner(new ServiceLoaderPluginRegistry())
+              .run(ScenarioLoader.load(Files.writeString(dir.resolve("p.yaml"), plain)));
+      var after =
+          new ScenarioRunner(new ServiceLoaderPluginRegistry())
+              .run(ScenarioLoader.load(Files.writeString(dir.resolve("a.yaml"), anonymous)));
+      var bindsBefore = before.sessions().get(0).binds();
+      var bindsAfter = after.sessions().get(0).binds();
+      assertThat(bindsBefore).isNotEmpty();
+      assertThat(bindsAfter).hasSameSizeAs(bindsBefore);
+      // The same pods go to the same nodes: the renaming is a bijection, seen through the binds.
+      Map<String, String> podNames = new java.util.HashMap<>();
+      Map<String, String> nodeNames = new java.util.HashMap<>();
+      for (int i = 0; i < bindsBefore.size(); i++) {
+        String pod = podNames.putIfAbsent(bindsBefore.get(i).pod(), bindsAfter.get(i).pod());
+        String node = nodeNames.putIfAbsent(bindsBefore.get(i).node(), bindsAfter.get(i).node());
+        assertThat(pod == null || pod.equals(bindsAfter.get(i).pod())).isTrue();
+        assertThat(node == null || node.equals(bindsAfter.get(i).node())).isTrue();
+      }
+      assertThat(new java.util.HashSet<>(nodeNames.values())).hasSameSizeAs(nodeNames.keySet());
     }
   }
 

@@ -191,6 +191,7 @@ public final class OsgiLauncher {
       String conf,
       Map<String, String> policies,
       boolean dropUnread,
+      boolean anonymize,
       Duration wait)
       throws IOException,
           InterruptedException,
@@ -220,8 +221,8 @@ public final class OsgiLauncher {
       Class<?> requestType = ref.getBundle().loadClass(EXPORT_SERVICE + "$Request");
       Object request =
           requestType
-              .getConstructor(String.class, String.class, Map.class, boolean.class)
-              .newInstance(name, conf, policies, dropUnread);
+              .getConstructor(String.class, String.class, Map.class, boolean.class, boolean.class)
+              .newInstance(name, conf, policies, dropUnread, anonymize);
       java.lang.reflect.Method scenario = api.getMethod("scenario", requestType);
       long deadline = System.nanoTime() + wait.toNanos();
       while (true) {

@@ -213,7 +213,7 @@ public final class AdminServer implements AutoCloseable {
 
   /**
    * The cluster as a scenario file with the conf and policies in force; {@code ?dropUnread=true}
-   * leaves out what no plugin reads.
+   * leaves out what no plugin reads, {@code ?anonymize=true} replaces names by made-up ones.
    */
   private Response snapshot(Optional<SchedulerMonitor> monitor, Map<String, String> query)
       throws AdminException {
@@ -227,7 +227,8 @@ public final class AdminServer implements AutoCloseable {
             "snapshot-" + now,
             m.conf().text(),
             m.policies(),
-            Boolean.parseBoolean(query.getOrDefault("dropUnread", "false")));
+            Boolean.parseBoolean(query.getOrDefault("dropUnread", "false")),
+            Boolean.parseBoolean(query.getOrDefault("anonymize", "false")));
     Optional<String> exported;
     try {
       exported = backend.exportScenario(request);
@@ -409,7 +410,7 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/sessions   recent sessions (?limit=N)",
             "GET /api/events     recent events (?limit=N)",
             "GET /api/bundles    every bundle",
-            "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true; needs the token)",
+            "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true&anonymize=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",
             "DELETE /api/bundles/NAME             uninstall a plugin bundle (needs the token)",
             ""));

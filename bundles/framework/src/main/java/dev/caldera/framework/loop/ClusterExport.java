@@ -30,9 +30,19 @@ public interface ClusterExport {
    *     ones ({@code volcano.sh/...}, {@code scheduling.k8s.io/...}, volume binding) and pod status
    *     beyond phase, conditions and nominated node
    */
-  record Request(String name, String conf, Map<String, String> policies, boolean dropUnread) {
+  record Request(
+      String name,
+      String conf,
+      Map<String, String> policies,
+      boolean dropUnread,
+      boolean anonymize) {
     public Request {
       policies = policies == null ? Map.of() : Map.copyOf(policies);
+    }
+
+    /** A request that keeps names. */
+    public Request(String name, String conf, Map<String, String> policies, boolean dropUnread) {
+      this(name, conf, policies, dropUnread, false);
     }
   }
 }

@@ -102,6 +102,8 @@ final class ScenarioExporter {
     if (!request.policies().isEmpty()) {
       doc.put("policies", new TreeMap<>(request.policies()));
     }
+    Anonymizer anonymizer = request.anonymize() ? new Anonymizer() : null;
+    List<Map<String, Object>> objects = objects(request.dropUnread(), anonymizer);
     if (!nodeMetrics.isEmpty()) {
       Map<String, Object> metrics = new LinkedHashMap<>();
       new TreeMap<>(nodeMetrics)
@@ -116,15 +118,15 @@ final class ScenarioExporter {
                       DateTimeFormatter.ISO_INSTANT.format(
                           m.updated().truncatedTo(ChronoUnit.SECONDS)));
                 }
-                metrics.put(node, usage);
+                metrics.put(anonymizer == null ? node : anonymizer.node(node), usage);
               });
       doc.put("nodeMetrics", metrics);
     }
-    doc.put("objects", objects(request.dropUnread()));
+    doc.put("objects", objects);
     return serialization.asYaml(doc);
   }
 
-  private List<Map<String, Object>> objects(boolean dropUnread) {
+  private List<Map<String, Object>> objects(boolean dropUnread, Anonymizer anonymizer) {
     List<Map<String, Object>> out = new ArrayList<>();
     KINDS.forEach(
         (informer, kind) -> {
@@ -136,7 +138,11 @@ final class ScenarioExporter {
             if (kind.equals("Pod") && !relevantPod(o)) {
               continue;
             }
-            out.add(clean(kind, o, dropUnread));
+            Map<String, Object> m = clean(kind, o, dropUnread);
+            if (anonymizer != null) {
+              anonymizer.rename(kind, m);
+            }
+            out.add(m);
           }
         });
     return out;
