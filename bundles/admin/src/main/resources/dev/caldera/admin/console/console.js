@@ -41,6 +41,11 @@
     );
   }
 
+  /** Replaces the children of {@code box} with {@code nodes}, leaving out the absent ones. */
+  function fill(box, ...nodes) {
+    box.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
+  }
+
   function empty(text) {
     return el('p', { class: 'empty', text: text });
   }
@@ -185,8 +190,9 @@
   }
 
   function queueResources(q) {
+    // pods has a limit of its own only where the queue sets one.
     const names = new Set([
-      ...Object.keys(q.allocated || {}),
+      ...Object.keys(q.allocated || {}).filter((r) => r !== 'pods'),
       ...Object.keys(q.deserved || {}),
       ...Object.keys(q.capability || {}),
     ]);
@@ -492,7 +498,8 @@
       return;
     }
     const c = res.body;
-    box.replaceChildren(
+    fill(
+      box,
       el('p', {
         text:
           'conf ' + (c.path || '') + (c.loadedAt ? ', in force since ' + time(c.loadedAt) : '') +
