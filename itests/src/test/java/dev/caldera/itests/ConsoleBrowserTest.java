@@ -57,14 +57,13 @@ class ConsoleBrowserTest {
     Optional<Path> chromium =
         executable("CALDERA_CHROMIUM", "chromium", "chromium-browser", "google-chrome");
     Optional<Path> driver = executable("CALDERA_CHROMEDRIVER", "chromedriver");
-    assumeTrue(
+    skipUnless(
         chromium.isPresent(),
-        "Chromium is not installed (apt-get install chromium, or set CALDERA_CHROMIUM):"
-            + " the console's browser test is skipped");
-    assumeTrue(
+        "Chromium is not installed (apt-get install chromium, or set CALDERA_CHROMIUM)");
+    skipUnless(
         driver.isPresent(),
         "chromedriver is not installed (apt-get install chromium-driver, or set"
-            + " CALDERA_CHROMEDRIVER): the console's browser test is skipped");
+            + " CALDERA_CHROMEDRIVER)");
     ChromeOptions options = new ChromeOptions();
     options.setBinary(chromium.get().toFile());
     options.addArguments(
@@ -86,6 +85,15 @@ class ConsoleBrowserTest {
     if (caldera != null) {
       caldera.close();
     }
+  }
+
+  /** Skips the test unless {@code present}, saying why in the build's output too. */
+  private static void skipUnless(boolean present, String missing) {
+    String message = "ConsoleBrowserTest skipped: " + missing;
+    if (!present) {
+      System.err.println(message);
+    }
+    assumeTrue(present, message);
   }
 
   /** The file named by the environment variable {@code env}, else the first name on the PATH. */
