@@ -100,20 +100,29 @@
     return h;
   }
 
-  /** GET path: {ok, status, body}; body is the parsed JSON, or the error text. */
-  async function get(path) {
+  /** A request: {ok, status, body}, body the parsed JSON (an error's has an error field). */
+  async function request(method, path, body) {
     try {
-      const r = await fetch(path, { headers: headers(), cache: 'no-store' });
-      let body = null;
+      const r = await fetch(path, {
+        method: method,
+        headers: headers(body ? { 'Content-Type': 'application/java-archive' } : null),
+        body: body,
+        cache: 'no-store',
+      });
+      let json = null;
       try {
-        body = await r.json();
+        json = await r.json();
       } catch (e) {
-        body = null;
+        json = null;
       }
-      return { ok: r.ok, status: r.status, body: body };
+      return { ok: r.ok, status: r.status, body: json };
     } catch (e) {
       return { ok: false, status: 0, body: { error: 'the admin server does not answer' } };
     }
+  }
+
+  function get(path) {
+    return request('GET', path, null);
   }
 
   function errorOf(res) {
@@ -438,7 +447,7 @@
     const b = el('button', { type: 'button', class: 'uninstall', text: 'Uninstall' });
     b.addEventListener('click', async () => {
       if (!window.confirm('Uninstall ' + bundle + '?')) return;
-      const r = await send('DELETE', '/api/bundles/' + encodeURIComponent(bundle), null);
+      const r = await request('DELETE', '/api/bundles/' + encodeURIComponent(bundle), null);
       result(r, 'uninstalled ' + bundle);
     });
     return b;
@@ -561,25 +570,6 @@
 
   // ---- writes -----------------------------------------------------------------------------------
 
-  async function send(method, path, body) {
-    try {
-      const r = await fetch(path, {
-        method: method,
-        headers: headers(body ? { 'Content-Type': 'application/java-archive' } : null),
-        body: body,
-      });
-      let json = null;
-      try {
-        json = await r.json();
-      } catch (e) {
-        json = null;
-      }
-      return { ok: r.ok, status: r.status, body: json };
-    } catch (e) {
-      return { ok: false, status: 0, body: null };
-    }
-  }
-
   function result(res, what) {
     const box = $('action-result');
     box.textContent = res.ok ? what : 'refused: ' + errorOf(res);
@@ -669,7 +659,7 @@
       ev.preventDefault();
       const file = $('install-jar').files[0];
       if (!file) return;
-      const r = await send('POST', '/api/bundles?name=' + encodeURIComponent(file.name), file);
+      const r = await request('POST', '/api/bundles?name=' + encodeURIComponent(file.name), file);
       result(r, 'installed ' + file.name);
     });
     refresh();
