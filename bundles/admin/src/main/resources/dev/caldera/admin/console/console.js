@@ -125,6 +125,14 @@
     return request('GET', path, null);
   }
 
+  /** The element {@code id} to draw {@code res} into; null after showing there why it failed. */
+  function target(id, res) {
+    const box = $(id);
+    if (res.ok) return box;
+    box.replaceChildren(empty(errorOf(res)));
+    return null;
+  }
+
   function errorOf(res) {
     if (res.body && typeof res.body.error === 'string') return res.body.error;
     return res.status ? 'HTTP ' + res.status : 'the admin server does not answer';
@@ -213,11 +221,8 @@
   }
 
   function renderQueues(res) {
-    const box = $('queues');
-    if (!res.ok) {
-      box.replaceChildren(empty(errorOf(res)));
-      return;
-    }
+    const box = target('queues', res);
+    if (!box) return;
     const queues = res.body.queues || [];
     const depth = {};
     const rows = queues.map((q) => {
@@ -316,11 +321,8 @@
   const PENDING_HEADERS = ['#', 'Pod group', 'Phase', 'Min', 'Min resources', 'Why', 'Since'];
 
   function renderPending(queuesRes, lines) {
-    const box = $('pending');
-    if (!queuesRes.ok) {
-      box.replaceChildren(empty(errorOf(queuesRes)));
-      return;
-    }
+    const box = target('pending', queuesRes);
+    if (!box) return;
     const parts = [];
     for (const { queue, res } of lines) {
       if (!res.ok) {
@@ -404,11 +406,8 @@
   // ---- sessions, plugins, bundles, conf, policies, events ---------------------------------------
 
   function renderSessions(res) {
-    const box = $('sessions');
-    if (!res.ok) {
-      box.replaceChildren(empty(errorOf(res)));
-      return;
-    }
+    const box = target('sessions', res);
+    if (!box) return;
     const sessions = (res.body || []).slice().reverse();
     const rows = sessions.map((s) => {
       const binds = s.binds || [];
@@ -454,11 +453,8 @@
   }
 
   function renderPlugins(res) {
-    const box = $('plugins');
-    if (!res.ok) {
-      box.replaceChildren(empty(errorOf(res)));
-      return;
-    }
+    const box = target('plugins', res);
+    if (!box) return;
     const writable = access.authorized;
     const rows = (res.body || []).map((p) =>
       el(
@@ -479,11 +475,8 @@
   }
 
   function renderBundles(res) {
-    const box = $('bundles');
-    if (!res.ok) {
-      box.replaceChildren(empty(errorOf(res)));
-      return;
-    }
+    const box = target('bundles', res);
+    if (!box) return;
     const rows = (res.body || []).map((b) =>
       el(
         'tr',
@@ -501,11 +494,8 @@
   }
 
   function renderConf(res) {
-    const box = $('conf');
-    if (!res.ok) {
-      box.replaceChildren(empty(errorOf(res)));
-      return;
-    }
+    const box = target('conf', res);
+    if (!box) return;
     const c = res.body;
     fill(
       box,
@@ -521,11 +511,8 @@
   }
 
   function renderPolicies(res, eventsRes) {
-    const box = $('policies');
-    if (!res.ok) {
-      box.replaceChildren(empty(errorOf(res)));
-      return;
-    }
+    const box = target('policies', res);
+    if (!box) return;
     const files = Object.keys(res.body || {}).sort();
     // The checks' verdicts are events: the last one naming a file says whether its text was taken.
     const events = eventsRes.ok ? eventsRes.body || [] : [];
@@ -547,11 +534,8 @@
   }
 
   function renderEvents(res) {
-    const box = $('events');
-    if (!res.ok) {
-      box.replaceChildren(empty(errorOf(res)));
-      return;
-    }
+    const box = target('events', res);
+    if (!box) return;
     const rows = (res.body || [])
       .slice()
       .reverse()
