@@ -225,6 +225,16 @@ class ConsoleBrowserTest {
       assertThat(row.get(2)).as(podGroup + " stage").isEqualTo(blocker.path("stage").asText());
       assertThat(row.get(3)).as(podGroup + " reason").isEqualTo(blocker.path("message").asText());
     }
+    // capacity-card writes names in <...>: text on the page, not markup swallowed by it.
+    assertThat(rows).anySatisfy(row -> assertThat(row.get(3)).contains("<training>"));
+
+    // Selecting a pod group shows its pods and its blocker history.
+    String first = rows.get(0).get(1);
+    browser.executeScript(
+        "document.querySelector(arguments[0]).click();",
+        "#pending tr[data-pod-group='" + first + "'] a.pg");
+    wait.until(b -> text("#job h3").startsWith(first + " · "));
+    assertThat(text("#job")).contains(rows.get(0).get(3));
     screenshot("console-held.png");
 
     // A wrong token changes nothing; the right one shows the controls, and uninstall works.
