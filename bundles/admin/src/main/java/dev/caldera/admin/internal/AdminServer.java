@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
  * The admin HTTP server (JDK {@code com.sun.net.httpserver}):
  *
  * <ul>
+ *   <li>{@code GET /}: the web console for a browser (a client that accepts {@code text/html}), the
+ *       plain-text index of the API otherwise; {@code GET /api}: that index always.
  *   <li>{@code GET /healthz}: 200 while the loop lives; {@code GET /readyz}: 200 while sessions
  *       run, 503 while scheduling is held (with the reasons).
  *   <li>{@code GET /metrics}: Prometheus text.
@@ -135,6 +137,7 @@ public final class AdminServer implements AutoCloseable {
       }
       byte[] body = r.body();
       ex.getResponseHeaders().set("Content-Type", r.contentType());
+      r.headers().forEach((k, v) -> ex.getResponseHeaders().set(k, v));
       if (r.status() == 401) {
         ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"caldera\"");
       }
@@ -186,8 +189,17 @@ public final class AdminServer implements AutoCloseable {
     if (path.startsWith("/api/queues/") || path.startsWith("/api/jobs/")) {
       return waiting(path);
     }
+    if (path.startsWith(Console.PREFIX)) {
+      return Console.asset(path.substring(Console.PREFIX.length()))
+          .orElseThrow(() -> new AdminException(404, "no such resource: " + path));
+    }
     return switch (path) {
-      case "/", "" -> Response.text(200, index());
+      case "/", "" ->
+          Console.wanted(ex.getRequestHeaders().getFirst("Accept"))
+              ? Console.page()
+              : Response.text(200, index());
+      case "/api" -> Response.text(200, index());
+      case "/api/access" -> Response.json(200, access(ex));
       case "/healthz" -> health(monitor, false);
       case "/readyz" -> health(monitor, true);
       case "/metrics" ->
@@ -352,6 +364,24 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether writes are possible and whether this request's token allows them: the console shows its
+   * install and uninstall controls from this.
+   */
+  private Map<String, Object> access(HttpExchange ex) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("tokenConfigured", token != null);
+    boolean authorized;
+    try {
+      authorize(ex, "writes");
+      authorized = true;
+    } catch (AdminException refused) {
+      authorized = false;
+    }
+    body.put("authorized", authorized);
+    return body;
+  }
+
   private void report(String reason, String message) {
     backend.monitor().ifPresent(m -> m.report(LoopEvent.normal(reason, message)));
   }
@@ -400,6 +430,7 @@ public final class AdminServer implements AutoCloseable {
         "\n",
         List.of(
             "Caldera admin",
+            "GET /               the web console in a browser; this index otherwise (and at /api)",
             "GET /healthz        the loop lives",
             "GET /readyz         sessions run, or standby (503 while held or waiting)",
             "GET /api/status     the loop's state: running, standby, waiting, holding, ...",
@@ -410,14 +441,23 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/sessions   recent sessions (?limit=N)",
             "GET /api/events     recent events (?limit=N)",
             "GET /api/bundles    every bundle",
+            "GET /api/queues     the queue tree: capability, deserved, allocated, pending",
+            "GET /api/queues/NAME/pending   the queue's pending pod groups in order, with reasons",
+            "GET /api/jobs/NS/NAME          a pod group: place in line, blockers, pods",
+            "GET /api/access     whether a token is configured and the request's token is accepted",
             "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true&anonymize=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",
             "DELETE /api/bundles/NAME             uninstall a plugin bundle (needs the token)",
             ""));
   }
 
-  /** A response: status, content type and body. */
-  record Response(int status, String contentType, byte[] body) {
+  /** A response: status, content type, body and headers beyond the content type. */
+  record Response(int status, String contentType, byte[] body, Map<String, String> headers) {
+
+    Response(int status, String contentType, byte[] body) {
+      this(status, contentType, body, Map.of());
+    }
+
     static Response json(int status, Object value) {
       try {
         return new Response(status, "application/json", JSON.writeValueAsBytes(value));
