@@ -43,6 +43,8 @@ public final class FlagGates {
     gate(ExtensionPoint.SIMULATE_ADD_TASK, Flag.PREEMPTABLE, Flag.ALLOCATABLE);
     gate(ExtensionPoint.SIMULATE_REMOVE_TASK, Flag.PREEMPTABLE, Flag.ALLOCATABLE);
     gate(ExtensionPoint.EVENT_HANDLER);
+    // Volcano runs its bind-time hooks for every plugin that registers one: no enable flag.
+    gate(ExtensionPoint.PRE_BIND);
   }
 
   private FlagGates() {}
