@@ -107,6 +107,12 @@ public final class SessionImpl implements ActionSession {
   private String[] simulateRemoveTaskPlugins;
   private NodeOrderFn[] nodeOrders;
   private List<BatchNodeOrderFn> batchNodeOrders;
+  // Time per plugin in the per-node functions, the ones a session calls most (task x node).
+  final FunctionTimes functionTimes = new FunctionTimes();
+  private LongAdder[] predicateClocks;
+  private LongAdder[] prePredicateClocks;
+  private LongAdder[] nodeOrderClocks;
+  private LongAdder[] batchNodeOrderClocks;
   private List<List<PreemptableFn>> preemptable;
   private List<List<ReclaimableFn>> reclaimable;
   private List<PreemptiveFn> preemptive;
@@ -177,6 +183,13 @@ public final class SessionImpl implements ActionSession {
     nodeOrders =
         flat(registrations.tiers(ExtensionPoint.NODE_ORDER, t)).toArray(NodeOrderFn[]::new);
     batchNodeOrders = flat(registrations.tiers(ExtensionPoint.BATCH_NODE_ORDER, t));
+    predicateClocks = functionTimes.clocks(predicatePlugins, "predicate");
+    prePredicateClocks = functionTimes.clocks(prePredicatePlugins, "prePredicate");
+    nodeOrderClocks =
+        functionTimes.clocks(registrations.pluginNames(ExtensionPoint.NODE_ORDER, t), "nodeOrder");
+    batchNodeOrderClocks =
+        functionTimes.clocks(
+            registrations.pluginNames(ExtensionPoint.BATCH_NODE_ORDER, t), "batchNodeOrder");
     preemptable = registrations.tiers(ExtensionPoint.PREEMPTABLE, t);
     reclaimable = registrations.tiers(ExtensionPoint.RECLAIMABLE, t);
     preemptive = flat(registrations.tiers(ExtensionPoint.PREEMPTIVE, t));
@@ -438,8 +451,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status prePredicate(TaskInfo task) {
     tasksConsidered.increment();
+    long t = System.nanoTime();
     for (int i = 0; i < prePredicates.size(); i++) {
       Status s = prePredicates.get(i).check(task);
+      t = lap(prePredicateClocks[i], t);
       if (s != null && !s.isSuccess()) {
         return s.withPlugin(prePredicatePlugins[i]);
       }
@@ -450,8 +465,10 @@ public final class SessionImpl implements ActionSession {
   @Override
   public Status predicate(TaskInfo task, NodeInfo node) {
     nodesFiltered.increment();
+    long t = System.nanoTime();
     for (int i = 0; i < predicates.length; i++) {
       Status s = predicates[i].check(task, node);
+      t = lap(predicateClocks[i], t);
       if (s != null && !s.isSuccess()) {
         return s.withPlugin(predicatePlugins[i]);
       }
@@ -477,8 +494,10 @@ public final class SessionImpl implements ActionSession {
     }
     if (!batchNodeOrders.isEmpty()) {
       double[] batch = new double[n];
-      for (BatchNodeOrderFn fn : batchNodeOrders) {
-        Status s = fn.score(task, candidates, batch);
+      long t = System.nanoTime();
+      for (int i = 0; i < batchNodeOrders.size(); i++) {
+        Status s = batchNodeOrders.get(i).score(task, candidates, batch);
+        t = lap(batchNodeOrderClocks[i], t);
         if (s != null && !s.isSuccess()) {
           // Volcano drops every batch score of the task when one batch scorer fails.
           return scores;
@@ -493,10 +512,19 @@ public final class SessionImpl implements ActionSession {
 
   private double nodeOrderScore(TaskInfo task, NodeInfo node) {
     double s = 0;
-    for (NodeOrderFn fn : nodeOrders) {
-      s += fn.score(task, node);
+    long t = System.nanoTime();
+    for (int i = 0; i < nodeOrders.length; i++) {
+      s += nodeOrders[i].score(task, node);
+      t = lap(nodeOrderClocks[i], t);
     }
     return s;
+  }
+
+  /** Adds the time since {@code since} to {@code clock}; returns now (the next call's start). */
+  private static long lap(LongAdder clock, long since) {
+    long now = System.nanoTime();
+    clock.add(now - since);
+    return now;
   }
 
   @Override

@@ -1,0 +1,70 @@
+package dev.caldera.framework.internal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.api.ExtensionPoint;
+import dev.caldera.api.extension.Status;
+import dev.caldera.framework.SessionResult;
+import org.junit.jupiter.api.Test;
+
+/** The session's timings: each action, and each plugin's per-node functions, open and close. */
+class SessionTimingsTest {
+
+  private static final String CONF =
+      """
+      actions: probe
+      tiers:
+      - plugins: [{name: slow}, {name: quick}]
+      """;
+
+  private static void spin(long nanos) {
+    long end = System.nanoTime() + nanos;
+    while (System.nanoTime() < end) {
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void actionsAndPluginFunctions_areTimedPerPlugin() throws Exception {
+    SessionResult r =
+        new SessionProbe()
+            .node("n1", "4")
+            .node("n2", "4")
+            .job("p", 1, "p-1")
+            .plugin(
+                "slow",
+                (s, x) -> {
+                  spin(2_000_000);
+                  x.add(
+                      ExtensionPoint.PREDICATE,
+                      (t, n) -> {
+                        spin(3_000_000);
+                        return Status.OK;
+                      });
+                  x.add(ExtensionPoint.NODE_ORDER, (t, n) -> 1);
+                })
+            .plugin("quick", (s, x) -> x.add(ExtensionPoint.PREDICATE, (t, n) -> Status.OK))
+            .run(
+                CONF,
+                ssn -> {
+                  var task = ssn.job("ns/p").tasks().get(0);
+                  ssn.predicate(task, ssn.node("n1"));
+                  ssn.predicate(task, ssn.node("n2"));
+                  ssn.scoreNodes(task, ssn.nodes());
+                });
+    SessionResult.SessionStats stats = r.stats();
+    assertThat(stats.actionNanos()).containsOnlyKeys("probe");
+    assertThat(stats.actionNanos().get("probe")).isGreaterThanOrEqualTo(6_000_000L);
+    assertThat(stats.functionNanos())
+        .containsKeys(
+            "slow/onSessionOpen",
+            "slow/predicate",
+            "slow/nodeOrder",
+            "slow/onSessionClose",
+            "quick/predicate",
+            "quick/onSessionOpen");
+    assertThat(stats.functionNanos().get("slow/predicate")).isGreaterThanOrEqualTo(6_000_000L);
+    assertThat(stats.functionNanos().get("slow/onSessionOpen")).isGreaterThanOrEqualTo(2_000_000L);
+    assertThat(stats.functionNanos().get("quick/predicate")).isLessThan(3_000_000L);
+  }
+}
