@@ -16,6 +16,14 @@ public interface AdminBackend {
     return List.of();
   }
 
+  /**
+   * What {@code /metrics} renders: JVM and process metrics and the session latency histograms (the
+   * default has neither: an empty registry, for backends without a loop of their own).
+   */
+  default Metrics metrics() {
+    return new Metrics(false);
+  }
+
   /** Every plugin loaded, and every plugin the conf names that is missing, by name. */
   List<PluginInfo> plugins();
 
