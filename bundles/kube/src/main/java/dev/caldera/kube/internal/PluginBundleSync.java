@@ -52,7 +52,8 @@ public final class PluginBundleSync implements AutoCloseable {
 
   public static final String FILE_PREFIX = "pluginbundle-";
 
-  static final ResourceDefinitionContext PLUGIN_BUNDLES =
+  /** The PluginBundle resource, for fabric8's generic client. */
+  public static final ResourceDefinitionContext PLUGIN_BUNDLES =
       new ResourceDefinitionContext.Builder()
           .withGroup(PluginBundles.GROUP)
           .withVersion(PluginBundles.VERSION)
@@ -81,6 +82,7 @@ public final class PluginBundleSync implements AutoCloseable {
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile boolean closed;
+  private volatile String lastListProblem = "";
 
   /** What this replica did last per object name. */
   private final Map<String, Applied> applied = new ConcurrentHashMap<>();
@@ -145,12 +147,18 @@ public final class PluginBundleSync implements AutoCloseable {
             .runnableInformer(0);
     i.exceptionHandler(
         (isStarted, t) -> {
-          log(
-              "cannot list or watch PluginBundles in "
-                  + namespace
-                  + " ("
-                  + describe(t)
-                  + "); retrying. Is the CRD pluginbundles.caldera.dev installed?");
+          String problem = describe(t);
+          // Said once per distinct problem: the informer retries with backoff for as long as it
+          // lasts (a missing CRD), and the shipped plugins go on working meanwhile.
+          if (!problem.equals(lastListProblem)) {
+            lastListProblem = problem;
+            log(
+                "cannot list or watch PluginBundles in "
+                    + namespace
+                    + " ("
+                    + problem
+                    + "); retrying. Is the CRD pluginbundles.caldera.dev installed?");
+          }
           return !closed;
         });
     i.addEventHandler(
@@ -210,6 +218,9 @@ public final class PluginBundleSync implements AutoCloseable {
 
   /** Makes the deploy directory hold exactly the jars the objects name, in name order. */
   void reconcile() {
+    if (!informer.hasSynced()) {
+      return; // before the first full list, a missing object may only not be listed yet
+    }
     Map<String, GenericKubernetesResource> objects = new TreeMap<>();
     for (GenericKubernetesResource r : informer.getStore().list()) {
       objects.put(r.getMetadata().getName(), r);

@@ -110,13 +110,7 @@ class KubeClusterComponentTest {
                 "plugin_bundles_namespace",
                 "test")));
     ResourceDefinitionContext pluginBundles =
-        new ResourceDefinitionContext.Builder()
-            .withGroup("caldera.dev")
-            .withVersion("v1alpha1")
-            .withKind("PluginBundle")
-            .withPlural("pluginbundles")
-            .withNamespaced(true)
-            .build();
+        dev.caldera.kube.internal.PluginBundleSync.PLUGIN_BUNDLES;
     try {
       var kubectl = api.client();
       kubectl
