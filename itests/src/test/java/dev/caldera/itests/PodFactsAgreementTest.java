@@ -6,14 +6,12 @@ import dev.caldera.api.Session;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.model.PodGroup;
-import dev.caldera.api.model.Queue;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionViews;
 import dev.caldera.runtime.CalderaCommand;
 import dev.caldera.testkit.FakeJob;
+import dev.caldera.testkit.FakeQueue;
 import dev.caldera.testkit.FakeTask;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -22,10 +20,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +37,7 @@ class PodFactsAgreementTest {
   /**
    * The spellings tried, with what Volcano ({@code strconv.ParseBool}, else false) makes of them.
    */
-  private static final Map<String, Boolean> SPELLINGS = new java.util.LinkedHashMap<>();
+  private static final Map<String, Boolean> SPELLINGS = new LinkedHashMap<>();
 
   static {
     for (String yes : List.of("true", "True", "TRUE", " true ", "1", "t", "T")) {
@@ -54,57 +52,26 @@ class PodFactsAgreementTest {
 
   @TempDir Path dir;
 
-  /** The scheduler's reading: a session's views of a snapshot holding the pod and pod group. */
-  private static Session scheduler(
-      Map<String, String> podMeta, Map<String, String> groupMeta, boolean asLabels) {
-    Map<String, String> podAnnotations = new HashMap<>(asLabels ? Map.of() : podMeta);
-    podAnnotations.put(PodFacts.GROUP_NAME, "pg");
-    Pod pod =
-        new Pod(
-            new ObjectMeta(
-                "p", "ns", null, null, null, asLabels ? podMeta : null, podAnnotations, null),
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            "Pending",
-            null,
-            null);
-    PodGroup group =
-        new PodGroup(
-            new ObjectMeta(
-                "pg",
-                "ns",
+  /** A pod group {@code ns/pg} with one task {@code p}, the spelling set by {@code mark}. */
+  private static FakeJob job(BiConsumer<FakeJob, FakeTask> mark) {
+    FakeJob job = new FakeJob("ns/pg");
+    mark.accept(job, job.task("p"));
+    return job;
+  }
+
+  /** The scheduler's reading of the same objects: a session's views of a snapshot holding them. */
+  private static JobInfo scheduler(FakeJob job) {
+    List<Pod> pods = job.fakeTasks().stream().map(FakeTask::pod).toList();
+    Session session =
+        SessionViews.open(
+            new ClusterSnapshot(
+                List.of(),
+                pods,
+                List.of(job.podGroup()),
+                List.of(new FakeQueue("default").queue()),
                 null,
-                null,
-                null,
-                asLabels ? groupMeta : null,
-                asLabels ? null : groupMeta,
-                null),
-            "q",
-            1,
-            null,
-            null,
-            null,
-            null,
-            null);
-    Queue queue =
-        new Queue(
-            ObjectMeta.named("", "q"), 1, null, null, null, null, null, 0, null, null, null, null);
-    return SessionViews.open(
-        new ClusterSnapshot(
-            List.of(), List.of(pod), List.of(group), List.of(queue), null, Instant.EPOCH));
+                Instant.EPOCH));
+    return session.job(job.uid());
   }
 
   @Test
@@ -115,19 +82,20 @@ class PodFactsAgreementTest {
       boolean asLabels = place.equals("labels");
       for (Map.Entry<String, Boolean> e : SPELLINGS.entrySet()) {
         String value = e.getKey();
-        Map<String, String> meta = Map.of(PodFacts.PREEMPTABLE, value);
-        JobInfo job = scheduler(meta, meta, asLabels).job("ns/pg");
+        FakeJob fakeJob =
+            job(
+                (j, t) -> {
+                  if (asLabels) {
+                    j.label(PodFacts.PREEMPTABLE, value);
+                    t.label(PodFacts.PREEMPTABLE, value);
+                  } else {
+                    j.annotation(PodFacts.PREEMPTABLE, value);
+                    t.annotation(PodFacts.PREEMPTABLE, value);
+                  }
+                });
+        FakeTask fakeTask = fakeJob.fakeTasks().get(0);
+        JobInfo job = scheduler(fakeJob);
         TaskInfo task = job.tasks().get(0);
-
-        FakeJob fakeJob = new FakeJob("ns/pg");
-        FakeTask fakeTask = fakeJob.task("p");
-        if (asLabels) {
-          fakeJob.label(PodFacts.PREEMPTABLE, value);
-          fakeTask.label(PodFacts.PREEMPTABLE, value);
-        } else {
-          fakeJob.annotation(PodFacts.PREEMPTABLE, value);
-          fakeTask.annotation(PodFacts.PREEMPTABLE, value);
-        }
 
         String what = place + " \"" + value + "\"";
         assertThat(task.preemptable()).as("scheduler, pod, %s", what).isEqualTo(e.getValue());
@@ -184,28 +152,26 @@ class PodFactsAgreementTest {
 
   @Test
   void priorityAndRole_meanTheSameInTheSchedulerAndTheTestKit() {
-    List<String> priorities = new ArrayList<>(List.of("7", " 7 ", "-3", "x", "", "2147483648"));
-    for (String value : priorities) {
-      Map<String, String> meta =
-          Map.of(PodFacts.TASK_PRIORITY, value, PodFacts.TASK_SPEC, "worker" + value);
-      TaskInfo task = scheduler(meta, Map.of(), false).job("ns/pg").tasks().get(0);
-      FakeTask fake =
-          new FakeJob("ns/pg")
-              .task("p")
-              .annotation(PodFacts.TASK_PRIORITY, value)
-              .annotation(PodFacts.TASK_SPEC, "worker" + value);
+    Map<String, Integer> priorities = new LinkedHashMap<>();
+    priorities.put("7", 7);
+    priorities.put(" 7 ", 7);
+    priorities.put("-3", -3);
+    priorities.put("x", 1); // an unparseable override is ignored
+    priorities.put("", 1);
+    priorities.put("2147483648", 1);
+    priorities.forEach(
+        (value, expected) -> {
+          FakeJob fakeJob =
+              job(
+                  (j, t) ->
+                      t.annotation(PodFacts.TASK_PRIORITY, value)
+                          .annotation(PodFacts.TASK_SPEC, "worker" + value));
+          FakeTask fake = fakeJob.fakeTasks().get(0);
+          TaskInfo task = scheduler(fakeJob).tasks().get(0);
 
-      assertThat(fake.priority()).as("priority \"%s\"", value).isEqualTo(task.priority());
-      assertThat(fake.taskRole()).as("role \"%s\"", value).isEqualTo(task.taskRole());
-    }
-    TaskInfo seven =
-        scheduler(Map.of(PodFacts.TASK_PRIORITY, " 7 "), Map.of(), false)
-            .job("ns/pg")
-            .tasks()
-            .get(0);
-    TaskInfo unparseable =
-        scheduler(Map.of(PodFacts.TASK_PRIORITY, "x"), Map.of(), false).job("ns/pg").tasks().get(0);
-    assertThat(seven.priority()).isEqualTo(7);
-    assertThat(unparseable.priority()).as("an unparseable override is ignored").isEqualTo(1);
+          assertThat(task.priority()).as("scheduler, priority \"%s\"", value).isEqualTo(expected);
+          assertThat(fake.priority()).as("test kit, priority \"%s\"", value).isEqualTo(expected);
+          assertThat(fake.taskRole()).as("role \"%s\"", value).isEqualTo(task.taskRole());
+        });
   }
 }

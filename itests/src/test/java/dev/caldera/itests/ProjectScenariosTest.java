@@ -241,6 +241,12 @@ class ProjectScenariosTest {
           out.add(key);
           if (v instanceof Map<?, ?> nested) {
             addKeys(key + ".", nested, out);
+          } else if (v instanceof List<?> list) {
+            // Entries of a list of mappings (the policy plugin's {name, audit}) give their keys
+            // at the list's own level.
+            list.stream()
+                .filter(Map.class::isInstance)
+                .forEach(entry -> addKeys(prefix, (Map<?, ?>) entry, out));
           }
         });
   }

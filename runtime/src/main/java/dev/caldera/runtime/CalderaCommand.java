@@ -26,9 +26,12 @@ import picocli.CommandLine.Spec;
     subcommands = {
       SimulateCommand.class,
       DiffCommand.class,
+      SnapshotCommand.class,
       BenchCommand.class,
       RunCommand.class,
       PolicyCommand.class,
+      WhyCommand.class,
+      QueuesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class CalderaCommand implements Runnable {

@@ -1,5 +1,8 @@
 package dev.caldera.runtime;
 
+import dev.caldera.framework.conf.PluginOption;
+import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.conf.Tier;
 import dev.caldera.sim.ReportFormat;
 import dev.caldera.sim.ReportWriter;
 import dev.caldera.sim.Scenario;
@@ -10,6 +13,10 @@ import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.ScenarioRunner;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -120,8 +127,40 @@ final class DiffCommand implements Callable<Integer> {
 
   private static ScenarioReport run(Path file, ScenarioLoader.Replay replay)
       throws ScenarioException {
-    Scenario scenario = ScenarioLoader.load(file, replay);
+    Scenario s = ScenarioLoader.load(file, replay);
+    // The policy plugin's debug events name the rule behind each eviction and each pod spared,
+    // which the diff shows beside a changed eviction; they add events, never decisions.
+    Scenario scenario =
+        new Scenario(
+            s.file(),
+            s.name(),
+            s.description(),
+            s.now(),
+            withPolicyDebug(s.conf()),
+            s.policies(),
+            s.nodeMetrics(),
+            s.initialState(),
+            s.sessions(),
+            s.expect());
     // A fresh registry per run: plugin factories keep state across sessions.
     return new ScenarioRunner(Plugins.registry()).run(scenario);
+  }
+
+  /** {@code conf} with {@code debug: true} for every {@code policy} plugin entry. */
+  static SchedulerConf withPolicyDebug(SchedulerConf conf) {
+    List<Tier> tiers = new ArrayList<>();
+    for (Tier t : conf.tiers()) {
+      List<PluginOption> plugins = new ArrayList<>();
+      for (PluginOption p : t.plugins()) {
+        if (p.name().equals("policy")) {
+          Map<String, Object> arguments = new LinkedHashMap<>(p.arguments());
+          arguments.put("debug", true);
+          p = new PluginOption(p.name(), p.enabled(), arguments, p.optional());
+        }
+        plugins.add(p);
+      }
+      tiers.add(new Tier(plugins));
+    }
+    return new SchedulerConf(conf.actions(), tiers, conf.configurations());
   }
 }

@@ -1,17 +1,27 @@
 package dev.caldera.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.caldera.api.Session;
+import dev.caldera.api.info.JobInfo;
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.CompileResult;
 import dev.caldera.dsl.Decision;
 import dev.caldera.dsl.Diagnostic;
 import dev.caldera.dsl.DiagnosticCode;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.PolicyCompiler;
+import dev.caldera.dsl.SessionPolicyContext;
+import dev.caldera.framework.SessionViews;
 import dev.caldera.runtime.policy.CaseException;
 import dev.caldera.runtime.policy.CaseRunner;
 import dev.caldera.runtime.policy.CaseWorld;
 import dev.caldera.runtime.policy.PolicyCase;
 import dev.caldera.runtime.policy.PolicyCases;
+import dev.caldera.sim.EmbeddedCluster;
+import dev.caldera.sim.Scenario;
+import dev.caldera.sim.ScenarioException;
+import dev.caldera.sim.ScenarioLoader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -317,6 +327,14 @@ final class PolicyCommand implements Runnable {
         description = "The clock for ages (default 2026-01-01T00:00:00Z).")
     String now;
 
+    @Option(
+        names = "--snapshot",
+        paramLabel = "SCENARIO",
+        description =
+            "Explain on the real objects of a scenario or snapshot file (caldera snapshot):"
+                + " --reclaimer, --candidate and --task then name pods as NAMESPACE/NAME.")
+    Path snapshot;
+
     @Override
     public Integer call() {
       PrintStream out = policy.parent.out();
@@ -326,6 +344,10 @@ final class PolicyCommand implements Runnable {
         return 1;
       }
       Policy p = r.policy();
+      if (snapshot != null) {
+        out.println(onSnapshot(p, r.fileName()).describe());
+        return 0;
+      }
       try {
         JsonNode queueSpecs = queues == null ? null : PolicyCases.value(queues);
         CaseWorld world = new CaseWorld(now, queueSpecs);
@@ -354,6 +376,63 @@ final class PolicyCommand implements Runnable {
       } catch (CaseException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
+    }
+
+    /** The decision on the objects of a scenario file, as its first session would see them. */
+    private Decision onSnapshot(Policy p, String fileName) {
+      if (queues != null || now != null) {
+        throw new ParameterException(
+            spec.commandLine(), "--queues and --now describe made-up objects: not with --snapshot");
+      }
+      Scenario scenario;
+      try {
+        scenario = ScenarioLoader.load(snapshot);
+      } catch (ScenarioException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+      Session session =
+          SessionViews.open(
+              new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics())
+                  .snapshot(scenario.now()));
+      SessionPolicyContext context = new SessionPolicyContext(session);
+      if (subjects.reclaim != null) {
+        if (!p.hasReclaim()) {
+          throw new ParameterException(spec.commandLine(), fileName + " has no reclaim block");
+        }
+        return p.explainReclaim(
+            context,
+            task(session, "--reclaimer", subjects.reclaim.reclaimer),
+            task(session, "--candidate", subjects.reclaim.candidate));
+      }
+      if (!p.hasPreemptive()) {
+        throw new ParameterException(spec.commandLine(), fileName + " has no preemptive block");
+      }
+      QueueInfo queue = session.queue(subjects.preemptive.queue);
+      if (queue == null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--queue: no queue " + subjects.preemptive.queue + " in " + snapshot);
+      }
+      return p.explainPreemptive(context, queue, task(session, "--task", subjects.preemptive.task));
+    }
+
+    /** The task of the pod {@code key} (NAMESPACE/NAME) in the snapshot. */
+    private TaskInfo task(Session session, String option, String key) {
+      for (JobInfo job : session.jobs()) {
+        for (TaskInfo t : job.tasks()) {
+          if (t.key().equals(key)) {
+            return t;
+          }
+        }
+      }
+      throw new ParameterException(
+          spec.commandLine(),
+          option
+              + ": no pod "
+              + key
+              + " of this scheduler in "
+              + snapshot
+              + " (expected NAMESPACE/NAME)");
     }
   }
 }

@@ -8,6 +8,7 @@ import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
 import dev.caldera.sim.ScenarioReport;
 import dev.caldera.sim.ScenarioRunner;
+import dev.caldera.sim.SessionReport;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +56,13 @@ final class SimulateCommand implements Callable<Integer> {
   ReportFormat output;
 
   @Option(
+      names = "--explain",
+      description =
+          "After each report, say why each pod group still pending is pending (its place in line"
+              + " and what stopped it, with the numbers).")
+  boolean explain;
+
+  @Option(
       names = "--conf",
       paramLabel = "FILE",
       description =
@@ -74,6 +82,22 @@ final class SimulateCommand implements Callable<Integer> {
       paramLabel = "FILE|DIR",
       description = "Scenario files, or directories searched for *.yaml and *.yml files.")
   List<Path> paths;
+
+  /** The last session's waiting pod groups, one line each. */
+  private static void explain(ScenarioReport report, PrintStream to) {
+    if (report.sessions().isEmpty()) {
+      return;
+    }
+    SessionReport last = report.sessions().get(report.sessions().size() - 1);
+    List<String> lines = last.explain();
+    to.println(
+        "why pending after session "
+            + last.index()
+            + " of "
+            + report.scenario()
+            + (lines.isEmpty() ? ": nothing is pending" : ":"));
+    lines.forEach(l -> to.println("  " + l));
+  }
 
   @Override
   public Integer call() {
@@ -125,6 +149,9 @@ final class SimulateCommand implements Callable<Integer> {
         }
         firstReport = false;
         ReportWriter.write(report.withMismatches(mismatches), output, out, check);
+      }
+      if (explain) {
+        explain(report, output == ReportFormat.TABLE ? out : err);
       }
       if (mismatches.isEmpty()) {
         passed++;

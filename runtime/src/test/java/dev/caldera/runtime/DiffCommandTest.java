@@ -63,7 +63,12 @@ class DiffCommandTest {
 
     assertThat(exit).as(err()).isEqualTo(1);
     assertThat(out())
-        .contains("evictions removed:\n  ai/train-1 (reclaim, for ai/db-0)\n")
+        .contains(
+            "evictions removed:\n  ai/train-1 (reclaim, for ai/db-0)\n"
+                + "    before: PolicyEvicted: policy decision for reclaimer ai/db-0: allowed by"
+                + " tidal.policy:18 (any may reclaim training)\n"
+                + "    after:  PolicySpared: policy decision for reclaimer ai/db-0: denied by"
+                + " tidal.policy:19 (otherwise deny)\n")
         .doesNotContain("evictions added:")
         .contains("bound differently:\n  ai/db-0: gpu-1 -> (not bound)\n")
         .contains("  q-online nvidia.com/gpu: 4 -> 0\n");

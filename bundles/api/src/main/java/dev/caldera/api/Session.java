@@ -75,6 +75,20 @@ public interface Session {
    */
   String jobFitError(JobInfo job);
 
+  /**
+   * Reports why {@code job} does not run: the framework keeps the last blocker reported for a job
+   * in a session and shows it to operators ({@code caldera why}, the admin API). A plugin reports
+   * where it refuses (an enqueue vote, an allocatable check, a policy denial), with the numbers;
+   * the plugin name is filled in when the blocker names none.
+   */
+  default void reportBlocker(JobInfo job, dev.caldera.api.info.Blocker blocker) {}
+
+  /**
+   * Reports why no job of {@code queue} gets resources now (an overused queue), for the jobs of the
+   * queue that no more specific blocker explains.
+   */
+  default void reportQueueBlocker(QueueInfo queue, dev.caldera.api.info.Blocker blocker) {}
+
   /** The task's status before its last discarded operation, else its current status. */
   default dev.caldera.api.info.TaskStatus lastTransactionStatus(TaskInfo task) {
     return task.status();

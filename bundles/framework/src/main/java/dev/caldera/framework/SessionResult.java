@@ -1,6 +1,7 @@
 package dev.caldera.framework;
 
 import dev.caldera.api.extension.VolumeBinding;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Quantity;
 import java.util.List;
@@ -13,6 +14,9 @@ import java.util.Map;
  *     recomputed
  * @param queueAllocated queue name → {@code status.allocated}, for every queue in the session
  * @param pods pod key → status update (conditions, nominated node) for pods whose status changed
+ * @param waiting the pod groups still waiting after the session, in the order the scheduler tries
+ *     them (queue order, then job order within a queue), each with what stopped it; pod groups of
+ *     missing queues last
  */
 public record SessionResult(
     String sessionUid,
@@ -23,7 +27,62 @@ public record SessionResult(
     Map<String, Map<String, Quantity>> queueAllocated,
     Map<String, PodStatusUpdate> pods,
     List<Event> events,
-    SessionStats stats) {
+    SessionStats stats,
+    List<Waiting> waiting) {
+
+  public SessionResult {
+    waiting = waiting == null ? List.of() : List.copyOf(waiting);
+  }
+
+  /** A result without waiting pod groups (a writer's test, a replayed session). */
+  public SessionResult(
+      String sessionUid,
+      List<Bind> binds,
+      List<Eviction> evictions,
+      List<Pipelined> pipelined,
+      Map<String, PodGroupStatus> podGroups,
+      Map<String, Map<String, Quantity>> queueAllocated,
+      Map<String, PodStatusUpdate> pods,
+      List<Event> events,
+      SessionStats stats) {
+    this(
+        sessionUid,
+        binds,
+        evictions,
+        pipelined,
+        podGroups,
+        queueAllocated,
+        pods,
+        events,
+        stats,
+        List.of());
+  }
+
+  /**
+   * A pod group that still waits after the session.
+   *
+   * @param podGroup {@code namespace/name}
+   * @param queue the queue it names
+   * @param position 1 for the first its queue tries; 0 when it is in no line (missing queue)
+   * @param phase its phase after the session
+   * @param minMember {@code spec.minMember}
+   * @param minResources {@code spec.minResources}, empty when unset
+   * @param tried whether an action tried it this session (else it kept its place in line)
+   * @param blocker what stopped it
+   */
+  public record Waiting(
+      String podGroup,
+      String queue,
+      int position,
+      String phase,
+      int minMember,
+      Map<String, Quantity> minResources,
+      boolean tried,
+      Blocker blocker) {
+    public Waiting {
+      minResources = minResources == null ? Map.of() : Map.copyOf(minResources);
+    }
+  }
 
   /**
    * A pod bound to a node.

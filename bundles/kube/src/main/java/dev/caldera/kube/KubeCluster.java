@@ -5,6 +5,7 @@ import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.kube.internal.Clients;
 import dev.caldera.kube.internal.KubeBackend;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -139,6 +140,19 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   @Override
   public ClusterSnapshot snapshot() {
     return backend.snapshot();
+  }
+
+  /**
+   * The cluster as the informers hold it, written as a scenario file that {@code caldera simulate}
+   * runs unchanged (what {@code GET /api/snapshot} serves).
+   */
+  public String exportScenario(ClusterExport.Request request) {
+    List<String> unsynced = backend.unsynced();
+    if (!unsynced.isEmpty()) {
+      throw new IllegalStateException(
+          "the informers of " + String.join(", ", unsynced) + " have not listed yet");
+    }
+    return backend.exportScenario(request);
   }
 
   /** Queues the session's writes and returns; see the class comment. */

@@ -82,11 +82,11 @@ public final class ReportWriter {
       }
       if (!d.evictionsAdded().isEmpty()) {
         out.println("evictions added:");
-        d.evictionsAdded().forEach(e -> out.println("  " + eviction(e)));
+        d.evictionsAdded().forEach(e -> eviction(d, e, out));
       }
       if (!d.evictionsRemoved().isEmpty()) {
         out.println("evictions removed:");
-        d.evictionsRemoved().forEach(e -> out.println("  " + eviction(e)));
+        d.evictionsRemoved().forEach(e -> eviction(d, e, out));
       }
       if (!d.queueAllocations().isEmpty()) {
         out.println("queue allocated:");
@@ -116,12 +116,20 @@ public final class ReportWriter {
       return n == null ? "(not bound)" : n;
     }
 
-    private static String eviction(dev.caldera.framework.SessionResult.Eviction e) {
-      return e.pod()
-          + " ("
-          + e.action()
-          + (e.forPod() == null || e.forPod().isEmpty() ? "" : ", for " + e.forPod())
-          + ")";
+    private static void eviction(
+        ScenarioDiff d, dev.caldera.framework.SessionResult.Eviction e, PrintStream out) {
+      out.println(
+          "  "
+              + e.pod()
+              + " ("
+              + e.action()
+              + (e.forPod() == null || e.forPod().isEmpty() ? "" : ", for " + e.forPod())
+              + ")");
+      ScenarioDiff.PolicyReason reason = d.policyReasons().get(e.pod());
+      if (reason != null) {
+        out.println("    before: " + (reason.before() == null ? "-" : reason.before()));
+        out.println("    after:  " + (reason.after() == null ? "-" : reason.after()));
+      }
     }
   }
 }

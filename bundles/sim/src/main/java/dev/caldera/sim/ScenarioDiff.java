@@ -18,6 +18,8 @@ import java.util.TreeSet;
  * @param placements pods whose node after the run differs (null: not bound)
  * @param evictionsAdded evictions of the second run that the first did not make
  * @param evictionsRemoved evictions of the first run that the second does not make
+ * @param policyReasons evicted pod of either list → the deciding policy rule in each run, where the
+ *     runs recorded it (the policy plugin's {@code debug: true} events)
  * @param queueAllocations per queue and resource, the allocation after the run where it differs
  * @param podGroupPhases pod groups whose phase after the run differs
  */
@@ -26,7 +28,14 @@ public record ScenarioDiff(
     List<SessionResult.Eviction> evictionsAdded,
     List<SessionResult.Eviction> evictionsRemoved,
     List<Allocation> queueAllocations,
-    List<Phase> podGroupPhases) {
+    List<Phase> podGroupPhases,
+    Map<String, PolicyReason> policyReasons) {
+
+  /**
+   * Why the policies let a pod be evicted or spared it, in each run: the message of the run's
+   * {@code PolicyEvicted} or {@code PolicySpared} event on the pod (null: none recorded).
+   */
+  public record PolicyReason(String before, String after) {}
 
   /** A pod bound to {@code before} in the first run and to {@code after} in the second. */
   public record Placement(String pod, String before, String after) {}
@@ -43,6 +52,7 @@ public record ScenarioDiff(
     evictionsRemoved = List.copyOf(evictionsRemoved);
     queueAllocations = List.copyOf(queueAllocations);
     podGroupPhases = List.copyOf(podGroupPhases);
+    policyReasons = Map.copyOf(policyReasons);
   }
 
   /** Whether the second run decided anything differently. */
@@ -116,7 +126,35 @@ public record ScenarioDiff(
         phases.add(new Phase(group, a, b));
       }
     }
-    return new ScenarioDiff(placements, added, removed, allocations, phases);
+    Map<String, PolicyReason> reasons = new TreeMap<>();
+    Map<String, String> decidedBefore = policyDecisions(before);
+    Map<String, String> decidedAfter = policyDecisions(after);
+    for (List<SessionResult.Eviction> changed : List.of(added, removed)) {
+      for (SessionResult.Eviction e : changed) {
+        String a = decidedBefore.get(e.pod());
+        String b = decidedAfter.get(e.pod());
+        if (a != null || b != null) {
+          reasons.put(e.pod(), new PolicyReason(a, b));
+        }
+      }
+    }
+    return new ScenarioDiff(placements, added, removed, allocations, phases, reasons);
+  }
+
+  /** The reasons of the policy plugin's debug events. */
+  static final List<String> POLICY_DECISIONS = List.of("PolicyEvicted", "PolicySpared");
+
+  /** Pod → the message of its last policy decision event in the run. */
+  private static Map<String, String> policyDecisions(ScenarioReport r) {
+    Map<String, String> out = new TreeMap<>();
+    for (SessionReport s : r.sessions()) {
+      for (SessionResult.Event e : s.events()) {
+        if (e.kind().equals("Pod") && POLICY_DECISIONS.contains(e.reason())) {
+          out.put(e.object(), e.reason() + ": " + e.message());
+        }
+      }
+    }
+    return out;
   }
 
   /** Pod → the node of its last bind in the run, sorted by pod. */
@@ -166,8 +204,8 @@ public record ScenarioDiff(
         placements.stream()
             .map(p -> tree("pod", p.pod(), "before", p.before(), "after", p.after()))
             .toList());
-    out.put("evictionsAdded", evictionsAdded.stream().map(ScenarioDiff::eviction).toList());
-    out.put("evictionsRemoved", evictionsRemoved.stream().map(ScenarioDiff::eviction).toList());
+    out.put("evictionsAdded", evictionsAdded.stream().map(this::eviction).toList());
+    out.put("evictionsRemoved", evictionsRemoved.stream().map(this::eviction).toList());
     out.put(
         "queueAllocations",
         queueAllocations.stream()
@@ -193,8 +231,14 @@ public record ScenarioDiff(
     return q == null ? "0" : q.toString();
   }
 
-  private static Map<String, Object> eviction(SessionResult.Eviction e) {
-    return tree("pod", e.pod(), "action", e.action(), "forPod", e.forPod());
+  private Map<String, Object> eviction(SessionResult.Eviction e) {
+    Map<String, Object> m = tree("pod", e.pod(), "action", e.action(), "forPod", e.forPod());
+    PolicyReason reason = policyReasons.get(e.pod());
+    if (reason != null) {
+      m.put("policyBefore", reason.before());
+      m.put("policyAfter", reason.after());
+    }
+    return m;
   }
 
   private static Map<String, Object> tree(

@@ -73,7 +73,8 @@ public final class ScenarioRunner {
               List.copyOf(result.pipelined()),
               Collections.unmodifiableMap(changes),
               result.events() == null ? List.of() : List.copyOf(result.events()),
-              result.stats()));
+              result.stats(),
+              result.waiting()));
     }
     ClusterState end = cluster.state();
     Map<String, Map<String, Quantity>> allocated = new LinkedHashMap<>();

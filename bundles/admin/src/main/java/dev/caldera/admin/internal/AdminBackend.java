@@ -1,6 +1,8 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.util.List;
 import java.util.Optional;
@@ -22,6 +24,19 @@ public interface AdminBackend {
    */
   default Metrics metrics() {
     return new Metrics(false);
+  }
+
+  /**
+   * The cluster as the running cluster source sees it, as a scenario file (see {@link
+   * ClusterExport}); empty when no source exports one (the embedded cluster does not).
+   */
+  default Optional<String> exportScenario(ClusterExport.Request request) {
+    return Optional.empty();
+  }
+
+  /** Where pending pod groups stand, when a loop runs. */
+  default Optional<QueueInsight> insight() {
+    return Optional.empty();
   }
 
   /** Every plugin loaded, and every plugin the conf names that is missing, by name. */

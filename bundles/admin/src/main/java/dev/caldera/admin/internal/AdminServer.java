@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -176,6 +178,14 @@ public final class AdminServer implements AutoCloseable {
       throw new AdminException(405, method + " " + path + " is not supported");
     }
     Optional<SchedulerMonitor> monitor = backend.monitor();
+    if (path.equals("/api/snapshot")) {
+      // The cluster's objects (pod specs with their environment): the token's holders only.
+      authorize(ex, "GET /api/snapshot");
+      return snapshot(monitor, query);
+    }
+    if (path.startsWith("/api/queues/") || path.startsWith("/api/jobs/")) {
+      return waiting(path);
+    }
     return switch (path) {
       case "/", "" -> Response.text(200, index());
       case "/healthz" -> health(monitor, false);
@@ -198,8 +208,100 @@ public final class AdminServer implements AutoCloseable {
       case "/api/sessions" -> Response.json(200, need(monitor).sessions(limit(query, 20)));
       case "/api/events" -> Response.json(200, need(monitor).events(limit(query, 50)));
       case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
+      case "/api/queues" -> Response.json(200, queues(needInsight()));
       default -> throw new AdminException(404, "no such resource: " + path);
     };
+  }
+
+  /**
+   * The cluster as a scenario file with the conf and policies in force; {@code ?dropUnread=true}
+   * leaves out what no plugin reads.
+   */
+  private Response snapshot(Optional<SchedulerMonitor> monitor, Map<String, String> query)
+      throws AdminException {
+    SchedulerMonitor m = need(monitor);
+    String now =
+        java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+            .withZone(java.time.ZoneOffset.UTC)
+            .format(java.time.Instant.now());
+    ClusterExport.Request request =
+        new ClusterExport.Request(
+            "snapshot-" + now,
+            m.conf().text(),
+            m.policies(),
+            Boolean.parseBoolean(query.getOrDefault("dropUnread", "false")));
+    Optional<String> exported;
+    try {
+      exported = backend.exportScenario(request);
+    } catch (IllegalStateException notListed) {
+      throw new AdminException(503, "no snapshot yet: " + notListed.getMessage());
+    }
+    String scenario =
+        exported.orElseThrow(
+            () ->
+                new AdminException(
+                    404,
+                    "no cluster source exports a snapshot (the embedded cluster's is its"
+                        + " scenario files; run with --kubeconfig)"));
+    return new Response(
+        200, "application/yaml; charset=utf-8", scenario.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * {@code /api/queues/{name}/pending}: the queue's line; {@code /api/jobs/{ns}/{name}}: a pod
+   * group, its blockers and its pods.
+   */
+  private Response waiting(String path) throws AdminException {
+    QueueInsight insight = needInsight();
+    String[] parts = path.substring(1).split("/");
+    if (parts.length == 4 && parts[1].equals("queues") && parts[3].equals("pending")) {
+      String queue = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
+      List<QueueInsight.Waiting> line =
+          insight.pending(queue).orElseThrow(() -> new AdminException(404, "no queue " + queue));
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("queue", queue);
+      body.put("lastSession", insight.lastSession());
+      body.put("pending", line);
+      return Response.json(200, body);
+    }
+    if (parts.length == 4 && parts[1].equals("jobs")) {
+      String ns = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
+      String name = URLDecoder.decode(parts[3], StandardCharsets.UTF_8);
+      QueueInsight.JobView job =
+          insight
+              .job(ns, name)
+              .orElseThrow(
+                  () ->
+                      new AdminException(
+                          404, "no pod group " + ns + "/" + name + " in the last session"));
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("lastSession", insight.lastSession());
+      body.put("job", job);
+      if (job.waiting() != null && job.waiting().position() > 0) {
+        List<QueueInsight.Waiting> line = insight.pending(job.queue()).orElse(List.of());
+        body.put(
+            "ahead",
+            line.subList(0, Math.min(line.size(), job.waiting().position() - 1)).stream()
+                .map(QueueInsight.Waiting::podGroup)
+                .toList());
+      }
+      return Response.json(200, body);
+    }
+    throw new AdminException(404, "no such resource: " + path);
+  }
+
+  private static Map<String, Object> queues(QueueInsight insight) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("lastSession", insight.lastSession());
+    body.put("queues", insight.queues());
+    body.put("orphans", insight.orphans());
+    return body;
+  }
+
+  private QueueInsight needInsight() throws AdminException {
+    return backend
+        .insight()
+        .orElseThrow(() -> new AdminException(503, "the scheduling loop is not running"));
   }
 
   private static Response health(Optional<SchedulerMonitor> monitor, boolean readiness) {
@@ -309,6 +411,7 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/sessions   recent sessions (?limit=N)",
             "GET /api/events     recent events (?limit=N)",
             "GET /api/bundles    every bundle",
+            "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",
             "DELETE /api/bundles/NAME             uninstall a plugin bundle (needs the token)",
             ""));

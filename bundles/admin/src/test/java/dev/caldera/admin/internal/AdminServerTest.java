@@ -63,6 +63,70 @@ class AdminServerTest {
   }
 
   @Test
+  void snapshot_needsTheToken_andCarriesTheConfAndPoliciesInForce() throws Exception {
+    start("t0ken");
+    List<dev.caldera.framework.loop.ClusterExport.Request> requests = new ArrayList<>();
+    backend.exporter =
+        r -> {
+          requests.add(r);
+          return "name: " + r.name() + "\n";
+        };
+
+    assertThat(send(at("/api/snapshot")).statusCode()).isEqualTo(401);
+    assertThat(requests).isEmpty();
+
+    HttpResponse<String> ok =
+        send(at("/api/snapshot?dropUnread=true").header("Authorization", "Bearer t0ken"));
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(ok.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/yaml"));
+    assertThat(ok.body()).startsWith("name: snapshot-");
+    assertThat(requests).hasSize(1);
+    assertThat(requests.get(0).conf()).isEqualTo("actions: allocate\n");
+    assertThat(requests.get(0).policies()).containsEntry("tidal.policy", "policy tidal\n");
+    assertThat(requests.get(0).dropUnread()).isTrue();
+  }
+
+  @Test
+  void snapshot_withoutAnExportingSource_is404_andBeforeTheListsAre503() throws Exception {
+    start("t0ken");
+    HttpResponse<String> none = send(at("/api/snapshot").header("Authorization", "Bearer t0ken"));
+    assertThat(none.statusCode()).isEqualTo(404);
+    assertThat(none.body()).contains("--kubeconfig");
+
+    backend.exporter =
+        r -> {
+          throw new IllegalStateException("the informers of pods have not listed yet");
+        };
+    HttpResponse<String> early = send(at("/api/snapshot").header("Authorization", "Bearer t0ken"));
+    assertThat(early.statusCode()).isEqualTo(503);
+    assertThat(early.body()).contains("no snapshot yet: the informers of pods have not listed yet");
+  }
+
+  @Test
+  void queuesPendingAndJobs_answerWithTheLoopsFigures() throws Exception {
+    start(null);
+    HttpResponse<String> queues = send(at("/api/queues"));
+    assertThat(queues.statusCode()).isEqualTo(200);
+    assertThat(queues.body()).contains("\"name\" : \"training\"", "\"realCapability\"");
+
+    HttpResponse<String> pending = send(at("/api/queues/training/pending"));
+    assertThat(pending.statusCode()).isEqualTo(200);
+    assertThat(pending.body())
+        .contains("ml/train-8", "\"position\" : 2", "\"stage\" : \"QUEUE_CAPABILITY\"")
+        .contains("nvidia.com/gpu requested 8, allocated 60 of realCapability 64");
+    assertThat(send(at("/api/queues/nope/pending")).statusCode()).isEqualTo(404);
+
+    HttpResponse<String> job = send(at("/api/jobs/ml/train-7"));
+    assertThat(job.statusCode()).isEqualTo(200);
+    assertThat(job.body()).contains("\"ahead\" : [ \"ml/train-8\" ]", "train-7-0", "history");
+    assertThat(send(at("/api/jobs/ml/nope")).statusCode()).isEqualTo(404);
+
+    backend.loopRunning = false;
+    assertThat(send(at("/api/queues")).statusCode()).isEqualTo(503);
+  }
+
+  @Test
   void healthAndReadiness_followTheLoop() throws Exception {
     start(null);
 

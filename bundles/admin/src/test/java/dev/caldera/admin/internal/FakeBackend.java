@@ -1,11 +1,14 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.api.info.Blocker;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.LoopMetrics;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.framework.loop.SessionRecord;
 import java.time.Instant;
@@ -25,6 +28,90 @@ final class FakeBackend implements AdminBackend {
   final List<String> installed = new ArrayList<>();
   final List<String> uninstalled = new ArrayList<>();
   final List<LoopEvent> reported = new ArrayList<>();
+
+  /** One queue, {@code training}, with ml/train-8 first and ml/train-7 second in line. */
+  final QueueInsight insight =
+      new QueueInsight() {
+        private final Instant at = Instant.parse("2026-01-01T00:00:03Z");
+        private final List<Blocker.Figure> figures =
+            List.of(new Blocker.Figure("nvidia.com/gpu", 8, 60, 64, "realCapability"));
+        private final Blocker blocker =
+            new Blocker(
+                Blocker.Stage.QUEUE_CAPABILITY,
+                "enqueue",
+                "proportion",
+                Blocker.describe("training", figures),
+                figures,
+                Map.of());
+
+        private Waiting waiting(String name, int position) {
+          return new Waiting(
+              name,
+              "training",
+              position,
+              "Pending",
+              1,
+              Map.of("nvidia.com/gpu", 8.0),
+              blocker,
+              at,
+              at);
+        }
+
+        @Override
+        public List<QueueView> queues() {
+          return List.of(
+              new QueueView(
+                  "training",
+                  "",
+                  1,
+                  "Open",
+                  Map.of("nvidia.com/gpu", 64.0),
+                  Map.of(),
+                  Map.of(),
+                  Map.of("nvidia.com/gpu", 64.0),
+                  Map.of("nvidia.com/gpu", 60.0),
+                  2,
+                  2));
+        }
+
+        @Override
+        public Optional<List<Waiting>> pending(String queue) {
+          return queue.equals("training")
+              ? Optional.of(List.of(waiting("ml/train-8", 1), waiting("ml/train-7", 2)))
+              : Optional.empty();
+        }
+
+        @Override
+        public Optional<JobView> job(String namespace, String name) {
+          if (!(namespace + "/" + name).equals("ml/train-7")) {
+            return Optional.empty();
+          }
+          return Optional.of(
+              new JobView(
+                  "ml/train-7",
+                  "training",
+                  "Pending",
+                  1,
+                  waiting("ml/train-7", 2),
+                  List.of(new Reason(at, at, blocker)),
+                  List.of(new Task("train-7-0", "Pending", "", "pod group is not ready"))));
+        }
+
+        @Override
+        public List<Waiting> orphans() {
+          return List.of();
+        }
+
+        @Override
+        public Instant lastSession() {
+          return at;
+        }
+      };
+
+  @Override
+  public Optional<QueueInsight> insight() {
+    return loopRunning ? Optional.of(insight) : Optional.empty();
+  }
 
   final SchedulerMonitor monitor =
       new SchedulerMonitor() {
@@ -135,6 +222,14 @@ final class FakeBackend implements AdminBackend {
   @Override
   public Optional<SchedulerMonitor> monitor() {
     return loopRunning ? Optional.of(monitor) : Optional.empty();
+  }
+
+  /** What {@link #exportScenario} answers: null for no exporting source, else the exporter. */
+  java.util.function.Function<ClusterExport.Request, String> exporter;
+
+  @Override
+  public Optional<String> exportScenario(ClusterExport.Request request) {
+    return exporter == null ? Optional.empty() : Optional.of(exporter.apply(request));
   }
 
   @Override

@@ -11,7 +11,7 @@ import java.util.Set;
  * Which {@link Flag} of a plugin entry gates which extension point (Volcano's {@code
  * session_plugins.go}): a plugin's function for a point takes part only when one of the point's
  * flags is on in the plugin's entry. A point with no flag (job valid, victim-queue order, event
- * handlers) always takes part.
+ * handlers, pre-bind) always takes part.
  */
 public final class FlagGates {
 
@@ -43,7 +43,7 @@ public final class FlagGates {
     gate(ExtensionPoint.SIMULATE_ADD_TASK, Flag.PREEMPTABLE, Flag.ALLOCATABLE);
     gate(ExtensionPoint.SIMULATE_REMOVE_TASK, Flag.PREEMPTABLE, Flag.ALLOCATABLE);
     gate(ExtensionPoint.EVENT_HANDLER);
-    // Volcano runs its bind-time hooks for every plugin that registers one: no enable flag.
+    // Volcano calls every plugin's bind-context handler: no flag gates it.
     gate(ExtensionPoint.PRE_BIND);
   }
 

@@ -4,8 +4,10 @@ import java.util.List;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
- * Checks a policy file before the loop hands it to sessions. A service: when one is registered, a
- * file with errors is refused and the last good version of that file stays in force.
+ * Checks a policy file before the loop hands it to sessions. A service, published by the {@code
+ * policy} plugin's bundle so that the text it checks is the text its sessions run, compiled once:
+ * when one is registered, a file with errors is refused and the last good version of that file
+ * stays in force; files loaded while none was registered are checked when one comes.
  */
 @ConsumerType
 public interface PolicyChecker {

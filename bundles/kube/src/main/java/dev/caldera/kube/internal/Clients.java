@@ -27,9 +27,17 @@ public final class Clients {
   private static final Logger LEADER_ELECTOR =
       Logger.getLogger("io.fabric8.kubernetes.client.extended.leaderelection.LeaderElector");
 
+  /**
+   * fabric8's informers log every failed list or watch with a stack trace; {@code Informers}
+   * reports each in one line with the HTTP status and counts it in the watch errors.
+   */
+  private static final Logger REFLECTOR =
+      Logger.getLogger("io.fabric8.kubernetes.client.informers.impl.cache.Reflector");
+
   static {
     VERSION_USAGE.setLevel(Level.SEVERE);
     LEADER_ELECTOR.setLevel(Level.SEVERE);
+    REFLECTOR.setLevel(Level.SEVERE);
   }
 
   /** The User-Agent of every request Caldera sends. */

@@ -262,6 +262,11 @@ final class ClusterCache {
     csiNodes.remove(name);
   }
 
+  /** Node name → usage as the metrics poller last read it (empty: none read). */
+  synchronized Map<String, NodeMetrics> nodeMetrics() {
+    return metrics;
+  }
+
   synchronized void setMetrics(Map<String, NodeMetrics> metrics) {
     this.metrics = Map.copyOf(metrics);
   }

@@ -202,6 +202,18 @@ final class Informers implements AutoCloseable {
     }
   }
 
+  /**
+   * What the informer {@code name} (e.g. {@code pods}) holds now, as fabric8 received it; empty for
+   * an informer that is not running.
+   */
+  synchronized List<HasMetadata> listed(String name) {
+    SharedIndexInformer<?> informer = informers.get(name);
+    if (informer == null) {
+      return List.of();
+    }
+    return informer.getStore().list().stream().map(HasMetadata.class::cast).toList();
+  }
+
   /** The server's last known pod, as fabric8 holds it (for its grace period), or null. */
   io.fabric8.kubernetes.api.model.Pod rawPod(String key) {
     return pods == null ? null : pods.getStore().getByKey(key);

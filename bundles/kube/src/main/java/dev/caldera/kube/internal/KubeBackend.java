@@ -135,6 +135,16 @@ public final class KubeBackend implements AutoCloseable {
     return informers.notWatching();
   }
 
+  /** The objects the informers hold, as a scenario file (see {@link ScenarioExporter}). */
+  public String exportScenario(dev.caldera.framework.loop.ClusterExport.Request request) {
+    return new ScenarioExporter(
+            informers,
+            client.getKubernetesSerialization(),
+            settings.schedulerNames(),
+            cache.nodeMetrics())
+        .scenario(request, clock.instant());
+  }
+
   public boolean metricsServed() {
     return metrics.served();
   }

@@ -4,6 +4,7 @@ import dev.caldera.admin.internal.AdminServer;
 import dev.caldera.admin.internal.Metrics;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.framework.loop.SessionRecord;
 import java.io.IOException;
@@ -70,6 +71,9 @@ public final class AdminComponent {
     }
   }
 
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  private volatile QueueInsight insight;
+
   @Reference(
       cardinality = ReferenceCardinality.MULTIPLE,
       policy = ReferencePolicy.DYNAMIC,
@@ -83,7 +87,8 @@ public final class AdminComponent {
     Path deploy = config.deploy().isBlank() ? audit.deploy() : Path.of(config.deploy());
     OsgiBackend backend =
         new OsgiBackend(
-            context, registry, () -> monitor, () -> metricsSources, audit, deploy, metrics);
+                context, registry, () -> monitor, () -> metricsSources, audit, deploy, metrics)
+            .insight(() -> insight);
     InetSocketAddress address;
     try {
       address = parse(config.address());
@@ -108,7 +113,7 @@ public final class AdminComponent {
             + bound.getHostString()
             + ":"
             + bound.getPort()
-            + "/ (healthz, readyz, metrics, api/plugins, api/conf, api/sessions, api/bundles)"
+            + "/ (healthz, readyz, metrics, api/plugins, api/conf, api/sessions, api/bundles, api/queues, api/jobs)"
             + (config.token().isBlank() ? "" : "; bundle installs enabled with the admin token"));
   }
 

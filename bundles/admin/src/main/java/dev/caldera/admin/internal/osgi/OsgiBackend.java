@@ -9,8 +9,10 @@ import dev.caldera.admin.internal.Metrics;
 import dev.caldera.admin.internal.PluginInfo;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.PluginRegistry;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -70,6 +72,19 @@ final class OsgiBackend implements AdminBackend {
     this.deploy = deploy;
   }
 
+  private Supplier<QueueInsight> insight = () -> null;
+
+  /** Reads the pending pod groups from {@code insight} (null while no loop runs). */
+  OsgiBackend insight(Supplier<QueueInsight> insight) {
+    this.insight = insight;
+    return this;
+  }
+
+  @Override
+  public Optional<QueueInsight> insight() {
+    return Optional.ofNullable(insight.get());
+  }
+
   @Override
   public Optional<SchedulerMonitor> monitor() {
     return Optional.ofNullable(monitor.get());
@@ -78,6 +93,20 @@ final class OsgiBackend implements AdminBackend {
   @Override
   public Metrics metrics() {
     return metrics;
+  }
+
+  @Override
+  public Optional<String> exportScenario(ClusterExport.Request request) {
+    ServiceReference<ClusterExport> ref = context.getServiceReference(ClusterExport.class);
+    ClusterExport export = ref == null ? null : context.getService(ref);
+    if (export == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(export.scenario(request));
+    } finally {
+      context.ungetService(ref);
+    }
   }
 
   @Override

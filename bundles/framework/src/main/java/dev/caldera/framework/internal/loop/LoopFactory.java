@@ -5,6 +5,7 @@ import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.PolicyChecker;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -59,6 +60,11 @@ public final class LoopFactory {
     /** What the loop reports. */
     public SchedulerMonitor monitor() {
       return state;
+    }
+
+    /** Where pending pod groups stand. */
+    public QueueInsight insight() {
+      return state.board();
     }
 
     /** Lets the session in flight finish, then stops; logs a last line. */

@@ -202,6 +202,13 @@ final class LoopState implements SchedulerMonitor {
     return state;
   }
 
+  private final WaitingBoard board = new WaitingBoard();
+
+  /** Where pending pod groups stand, updated after every session. */
+  WaitingBoard board() {
+    return board;
+  }
+
   void sessionCompleted(SessionRecord r, QueueFigures f) {
     String logLine;
     synchronized (this) {

@@ -398,6 +398,7 @@ public final class SchedulingLoop {
             figures.pending(),
             result.stats() == null ? Map.of() : result.stats().actionNanos(),
             result.stats() == null ? Map.of() : result.stats().functionNanos());
+    state.board().update(snapshot, result, figures, started);
     state.sessionCompleted(r, figures);
   }
 

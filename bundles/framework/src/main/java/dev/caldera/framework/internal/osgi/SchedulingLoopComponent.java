@@ -6,6 +6,7 @@ import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.internal.loop.LoopFactory;
 import dev.caldera.framework.internal.loop.LoopFactory.Running;
 import dev.caldera.framework.loop.PolicyChecker;
+import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -83,6 +84,7 @@ public final class SchedulingLoopComponent {
 
   private Running running;
   private ServiceRegistration<SchedulerMonitor> registration;
+  private ServiceRegistration<QueueInsight> insightRegistration;
 
   @Activate
   void activate(BundleContext context, Config config) throws IOException {
@@ -113,10 +115,15 @@ public final class SchedulingLoopComponent {
             () -> checker,
             onFinished);
     registration = context.registerService(SchedulerMonitor.class, running.monitor(), null);
+    insightRegistration = context.registerService(QueueInsight.class, running.insight(), null);
   }
 
   @Deactivate
   void deactivate() {
+    if (insightRegistration != null) {
+      insightRegistration.unregister();
+      insightRegistration = null;
+    }
     if (registration != null) {
       registration.unregister();
       registration = null;

@@ -34,6 +34,7 @@ import dev.caldera.api.extension.VictimQueueOrderFn;
 import dev.caldera.api.extension.VictimTasksFn;
 import dev.caldera.api.extension.Victims;
 import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.PodGroupPhase;
@@ -92,6 +93,16 @@ public final class SessionImpl implements ActionSession {
   final LongAdder nodesFiltered = new LongAdder();
   final LongAdder nodesScored = new LongAdder();
 
+  // Why jobs do not run: the last blocker reported per job and per queue, and who is deciding (the
+  // action running and the plugin whose function is being called), to name them in a blocker.
+  final Map<String, Blocker> blockers = new ConcurrentHashMap<>();
+  final Map<String, Blocker> queueBlockers = new ConcurrentHashMap<>();
+  private int blockerReports;
+  // Pod groups left out because their queue does not exist.
+  List<dev.caldera.api.model.PodGroup> orphans = List.of();
+  private String currentAction = "";
+  private String currentPlugin = "";
+
   // Combined extension points, fixed once every plugin has opened.
   private List<List<JobOrderFn>> jobOrder;
   private List<List<QueueOrderFn>> queueOrder;
@@ -124,6 +135,10 @@ public final class SessionImpl implements ActionSession {
   private List<OverusedFn> overused;
   private List<AllocatableFn> allocatable;
   private List<List<JobEnqueueableFn>> jobEnqueueable;
+  private String[] jobEnqueueablePlugins;
+  private String[] allocatablePlugins;
+  private String[] overusedPlugins;
+  private String[] jobValidPlugins;
   private List<JobEnqueuedFn> jobEnqueued;
   private List<JobReadyFn> jobReady;
   private List<List<JobPipelinedFn>> jobPipelined;
@@ -201,6 +216,10 @@ public final class SessionImpl implements ActionSession {
     overused = flat(registrations.tiers(ExtensionPoint.OVERUSED, t));
     allocatable = flat(registrations.tiers(ExtensionPoint.ALLOCATABLE, t));
     jobEnqueueable = registrations.tiers(ExtensionPoint.JOB_ENQUEUEABLE, t);
+    jobEnqueueablePlugins = registrations.pluginNames(ExtensionPoint.JOB_ENQUEUEABLE, t);
+    allocatablePlugins = registrations.pluginNames(ExtensionPoint.ALLOCATABLE, t);
+    overusedPlugins = registrations.pluginNames(ExtensionPoint.OVERUSED, t);
+    jobValidPlugins = registrations.pluginNames(ExtensionPoint.JOB_VALID, t);
     jobEnqueued = flat(registrations.tiers(ExtensionPoint.JOB_ENQUEUED, t));
     jobReady = flat(registrations.tiers(ExtensionPoint.JOB_READY, t));
     jobPipelined = registrations.tiers(ExtensionPoint.JOB_PIPELINED, t);
@@ -425,8 +444,23 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public boolean overused(QueueInfo queue) {
-    for (OverusedFn fn : overused) {
-      if (fn.test(queue)) {
+    for (int i = 0; i < overused.size(); i++) {
+      currentPlugin = overusedPlugins[i];
+      int reports = blockerReports;
+      boolean over = overused.get(i).test(queue);
+      currentPlugin = "";
+      if (over) {
+        if (reports == blockerReports) {
+          queueBlockers.put(
+              queue.name(),
+              new Blocker(
+                  Blocker.Stage.QUEUE_DESERVED,
+                  currentAction,
+                  overusedPlugins[i],
+                  "queue " + queue.name() + " is overused (plugin " + overusedPlugins[i] + ")",
+                  List.of(),
+                  Map.of()));
+        }
         return true;
       }
     }
@@ -435,8 +469,27 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public boolean allocatable(QueueInfo queue, TaskInfo task) {
-    for (AllocatableFn fn : allocatable) {
-      if (!fn.test(queue, task)) {
+    for (int i = 0; i < allocatable.size(); i++) {
+      currentPlugin = allocatablePlugins[i];
+      int reports = blockerReports;
+      boolean ok = allocatable.get(i).test(queue, task);
+      currentPlugin = "";
+      if (!ok) {
+        if (reports == blockerReports) {
+          JobInfo job = jobMap.get(task.jobId());
+          if (job != null) {
+            reportBlocker(
+                job,
+                Blocker.of(
+                    Blocker.Stage.QUEUE_CAPABILITY,
+                    "plugin "
+                        + allocatablePlugins[i]
+                        + " refused task "
+                        + task.name()
+                        + " in queue "
+                        + queue.name()));
+          }
+        }
         return false;
       }
     }
@@ -614,7 +667,62 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public boolean jobEnqueueable(JobInfo job) {
-    return vote(jobEnqueueable, fn -> fn.vote(job));
+    // Volcano's vote rule (§4.2), naming the plugin that rejects.
+    int i = 0;
+    for (List<JobEnqueueableFn> tier : jobEnqueueable) {
+      boolean permitted = false;
+      for (JobEnqueueableFn fn : tier) {
+        String plugin = jobEnqueueablePlugins[i++];
+        currentPlugin = plugin;
+        int reports = blockerReports;
+        Vote v = fn.vote(job);
+        currentPlugin = "";
+        if (v == Vote.REJECT) {
+          if (reports == blockerReports) {
+            blockers.put(
+                job.uid(),
+                new Blocker(
+                    Blocker.Stage.ENQUEUE,
+                    currentAction,
+                    plugin,
+                    "the enqueue vote of plugin " + plugin + " rejected it",
+                    List.of(),
+                    Map.of()));
+          }
+          return false;
+        }
+        if (v == Vote.PERMIT) {
+          permitted = true;
+        }
+      }
+      if (permitted) {
+        return true;
+      }
+    }
+    return true;
+  }
+
+  /** The action whose {@code execute} runs now, named in the blockers reported under it. */
+  void startAction(String name) {
+    currentAction = name;
+  }
+
+  @Override
+  public void reportBlocker(JobInfo job, Blocker blocker) {
+    if (job == null || blocker == null) {
+      return;
+    }
+    blockerReports++;
+    blockers.put(job.uid(), blocker.from(currentAction, currentPlugin));
+  }
+
+  @Override
+  public void reportQueueBlocker(QueueInfo queue, Blocker blocker) {
+    if (queue == null || blocker == null) {
+      return;
+    }
+    blockerReports++;
+    queueBlockers.put(queue.name(), blocker.from(currentAction, currentPlugin));
   }
 
   @Override
@@ -659,9 +767,18 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public ValidationResult jobValid(JobInfo job) {
-    for (JobValidFn fn : jobValid) {
-      ValidationResult r = fn.validate(job);
+    for (int i = 0; i < jobValid.size(); i++) {
+      ValidationResult r = jobValid.get(i).validate(job);
       if (r != null && !r.pass()) {
+        blockers.put(
+            job.uid(),
+            new Blocker(
+                Blocker.Stage.INVALID,
+                currentAction,
+                jobValidPlugins[i],
+                r.message() == null || r.message().isEmpty() ? r.reason() : r.message(),
+                List.of(),
+                Map.of()));
         return r;
       }
     }

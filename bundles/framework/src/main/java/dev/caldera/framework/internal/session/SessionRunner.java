@@ -5,6 +5,7 @@ import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Node;
@@ -63,15 +64,18 @@ public final class SessionRunner {
     for (String name : conf.actions()) {
       Action action = registry.action(name).orElseThrow();
       long t = System.nanoTime();
+      session.startAction(name);
       action.execute(session);
       actionNanos.merge(name, System.nanoTime() - t, Long::sum);
     }
+    session.startAction("");
+    WaitingLine line = WaitingLine.order(session);
     for (Plugin p : plugins) {
       long t = System.nanoTime();
       p.onSessionClose(session);
       session.functionTimes.clock(p.name(), "onSessionClose").add(System.nanoTime() - t);
     }
-    SessionResult result = new SessionCloser(session).close(System.nanoTime() - start);
+    SessionResult result = new SessionCloser(session, line).close(System.nanoTime() - start);
     return result.withTimings(actionNanos, session.functionTimes.snapshot());
   }
 
@@ -212,9 +216,11 @@ public final class SessionRunner {
     }
 
     Map<String, JobState> jobByUid = new LinkedHashMap<>();
+    List<PodGroup> orphans = new ArrayList<>();
     for (PodGroup pg : snapshot.podGroups()) {
       String queue = pg.queue().isEmpty() ? DEFAULT_QUEUE : pg.queue();
       if (!queueByName.containsKey(queue)) {
+        orphans.add(pg);
         continue;
       }
       int priority;
@@ -247,16 +253,45 @@ public final class SessionRunner {
     List<JobState> jobs = new ArrayList<>(jobByUid.values());
     jobs.forEach(JobState::sortTasks);
     jobs.sort(Comparator.comparing(JobState::uid));
-    return new SessionImpl(
-        UUID.nameUUIDFromBytes(
-                Objects.toString(snapshot.now()).getBytes(java.nio.charset.StandardCharsets.UTF_8))
-            .toString(),
-        snapshot.now(),
-        conf,
-        snapshot.info(),
-        jobs,
-        nodes,
-        queues);
+    orphans.sort(Comparator.comparing(PodGroup::key));
+    SessionImpl session =
+        new SessionImpl(
+            UUID.nameUUIDFromBytes(
+                    Objects.toString(snapshot.now())
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .toString(),
+            snapshot.now(),
+            conf,
+            snapshot.info(),
+            jobs,
+            nodes,
+            queues);
+    session.orphans = List.copyOf(orphans);
+    return session;
+  }
+
+  /** The event reason on a pod group whose queue does not exist. */
+  public static final String QUEUE_NOT_FOUND = "QueueNotFound";
+
+  /** The event reason on a pending pod group whose queue is not Open. */
+  public static final String QUEUE_CLOSED = "QueueClosed";
+
+  /**
+   * The job's tasks that count as scheduled for its phase: running, bound, finished, and releasing
+   * ones still on a node.
+   */
+  static int scheduled(JobState job) {
+    int scheduled =
+        job.taskCount(TaskStatus.RUNNING)
+            + job.taskCount(TaskStatus.BOUND)
+            + job.taskCount(TaskStatus.FAILED)
+            + job.taskCount(TaskStatus.SUCCEEDED);
+    for (TaskState t : job.taskStates()) {
+      if (t.status == TaskStatus.RELEASING && !t.nodeName.isEmpty()) {
+        scheduled++;
+      }
+    }
+    return scheduled;
   }
 
   /**
@@ -266,9 +301,11 @@ public final class SessionRunner {
   private static final class SessionCloser {
 
     private final SessionImpl session;
+    private final WaitingLine line;
 
-    SessionCloser(SessionImpl session) {
+    SessionCloser(SessionImpl session, WaitingLine line) {
       this.session = session;
+      this.line = line;
     }
 
     SessionResult close(long nanos) {
@@ -285,6 +322,17 @@ public final class SessionRunner {
         }
       }
       Map<String, Map<String, Quantity>> queueAllocated = queueAllocated();
+      List<SessionResult.Waiting> waiting = line.close(session.orphans);
+      for (SessionResult.Waiting w : waiting) {
+        Blocker.Stage stage = w.blocker().stage();
+        if (stage == Blocker.Stage.QUEUE_MISSING) {
+          session.recordEvent(
+              "PodGroup", w.podGroup(), "Warning", QUEUE_NOT_FOUND, w.blocker().message());
+        } else if (stage == Blocker.Stage.QUEUE_CLOSED) {
+          session.recordEvent(
+              "PodGroup", w.podGroup(), "Warning", QUEUE_CLOSED, w.blocker().message());
+        }
+      }
       SessionResult.SessionStats stats =
           new SessionResult.SessionStats(
               session.tasksConsidered.sum(),
@@ -300,7 +348,8 @@ public final class SessionRunner {
           queueAllocated,
           pods,
           List.copyOf(session.ledger().events),
-          stats);
+          stats,
+          waiting);
     }
 
     private void closeJob(
@@ -321,12 +370,7 @@ public final class SessionRunner {
       int succeeded = job.taskCount(TaskStatus.SUCCEEDED);
       int failed = job.taskCount(TaskStatus.FAILED);
       PodGroupPhase phase;
-      int scheduled = running + job.taskCount(TaskStatus.BOUND) + failed + succeeded;
-      for (TaskState t : job.taskStates()) {
-        if (t.status == TaskStatus.RELEASING && !t.nodeName.isEmpty()) {
-          scheduled++;
-        }
-      }
+      int scheduled = scheduled(job);
       if (running > 0 && unschedulableNow) {
         phase = PodGroupPhase.Unknown;
       } else if (scheduled >= job.minAvailable()) {

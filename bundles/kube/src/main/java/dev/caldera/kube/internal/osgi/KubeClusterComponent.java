@@ -5,6 +5,7 @@ import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.kube.KubeCluster;
 import dev.caldera.kube.KubeCounters;
@@ -106,6 +107,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private volatile KubeCluster cluster;
   private ServiceRegistration<KubeCounters> counters;
   private ServiceRegistration<MetricsSource> metrics;
+  private ServiceRegistration<ClusterExport> export;
   private volatile boolean leaderElect;
   private volatile LeaderElection election;
   private volatile boolean closed;
@@ -139,6 +141,8 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
             MetricsSource.class,
             new KubeMetrics(cluster.counters(), () -> election, leaderElect),
             null);
+    KubeCluster exported = cluster;
+    export = context.registerService(ClusterExport.class, exported::exportScenario, null);
     System.out.println(
         "cluster: kubernetes"
             + (config.kubeconfig().isBlank() ? " (in-cluster)" : ", " + config.kubeconfig())
@@ -316,6 +320,9 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     }
     if (metrics != null) {
       metrics.unregister();
+    }
+    if (export != null) {
+      export.unregister();
     }
     cluster.close();
   }

@@ -2,6 +2,7 @@ package dev.caldera.plugins.capacitycard;
 
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
@@ -53,6 +54,7 @@ final class QuotaChecks {
       return Vote.PERMIT;
     }
     refusals.warn(Refusals.POD_GROUP, job.uid(), refusal.reason(), refusal.message());
+    refusals.session().reportBlocker(job, blocker(refusal.reason(), refusal.message()));
     // Only the pods still waiting hear of it: a replica that already runs is not refused anything.
     for (TaskInfo t : job.tasks()) {
       if (t.status() == TaskStatus.PENDING) {
@@ -130,19 +132,16 @@ final class QuotaChecks {
       return false;
     }
     if (d.cpu() > 0 && a.cpuAllocated + d.cpu() > a.cpuQuota + EPS) {
-      refusals.warn(
-          Refusals.POD,
-          task.key(),
-          Refusals.INSUFFICIENT_CPU_QUOTA,
-          Refusals.cpu(a.name, d.cpu(), a.cpuAllocated + d.cpu(), a.cpuQuota));
+      String message = Refusals.cpu(a.name, d.cpu(), a.cpuAllocated + d.cpu(), a.cpuQuota);
+      refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_CPU_QUOTA, message);
+      refuseTask(task, Refusals.INSUFFICIENT_CPU_QUOTA, message);
       return false;
     }
     if (d.memory() > 0 && a.memoryAllocated + d.memory() > a.memoryQuota + EPS) {
-      refusals.warn(
-          Refusals.POD,
-          task.key(),
-          Refusals.INSUFFICIENT_MEMORY_QUOTA,
-          Refusals.memory(a.name, d.memory(), a.memoryAllocated + d.memory(), a.memoryQuota));
+      String message =
+          Refusals.memory(a.name, d.memory(), a.memoryAllocated + d.memory(), a.memoryQuota);
+      refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_MEMORY_QUOTA, message);
+      refuseTask(task, Refusals.INSUFFICIENT_MEMORY_QUOTA, message);
       return false;
     }
     if (d.cards() != null && !fitsSomeModel(a, d)) {
@@ -156,9 +155,29 @@ final class QuotaChecks {
                   a.quota[d.cards().first()])
               : Refusals.cardsPerModel(a.name, d.cards(), d.count(), a);
       refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_SCALAR_QUOTA, message);
+      refuseTask(task, Refusals.INSUFFICIENT_SCALAR_QUOTA, message);
       return false;
     }
     return true;
+  }
+
+  /** Reports a pod's refusal as its job's blocker. */
+  private void refuseTask(TaskInfo task, String reason, String message) {
+    JobInfo job = refusals.session().job(task.jobId());
+    if (job != null) {
+      refusals
+          .session()
+          .reportBlocker(job, blocker(reason, "task " + task.name() + ": " + message));
+    }
+  }
+
+  /** A card quota refusal is {@link Blocker.Stage#CARD_QUOTA}, a CPU or memory one capability. */
+  private static Blocker blocker(String reason, String message) {
+    return Blocker.of(
+        Refusals.INSUFFICIENT_SCALAR_QUOTA.equals(reason)
+            ? Blocker.Stage.CARD_QUOTA
+            : Blocker.Stage.QUEUE_CAPABILITY,
+        message);
   }
 
   private static boolean fitsSomeModel(QueueAccount a, Demand d) {

@@ -36,6 +36,11 @@ final class Refusals {
     this.session = session;
   }
 
+  /** The session the events go to (and blockers are reported to). */
+  Session session() {
+    return session;
+  }
+
   /** Records a Warning event once per object and message in this session. */
   void warn(String kind, String key, String reason, String message) {
     if (recorded.add(kind + '\u0000' + key + '\u0000' + message)) {

@@ -1,6 +1,7 @@
 package dev.caldera.plugins.capacity;
 
 import dev.caldera.api.Session;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.resource.Resource;
@@ -71,7 +72,27 @@ final class Limits {
     Resource total = level.allocated.copy().add(request);
     List<String> names =
         total.lessEqualWithDimensionAndResourcesName(level.realCapability, request);
-    record("Pod", task.key(), message(names, leaf, level, request, total));
+    String message = message(names, leaf, level, request, total);
+    record("Pod", task.key(), message);
+    JobInfo job = session.job(task.jobId());
+    if (job != null) {
+      session.reportBlocker(job, blocker(names, level, request, total, message));
+    }
+  }
+
+  /** The blocker of a refusal at {@code level}: per resource, requested, held and the limit. */
+  private static Blocker blocker(
+      List<String> names,
+      QueueAttr level,
+      ResourceView requested,
+      ResourceView total,
+      String message) {
+    Resource held = total.copy().sub(requested);
+    String limit = "realCapability" + (level.parent == null ? "" : " of " + level.name);
+    return Blocker.of(
+        Blocker.Stage.QUEUE_CAPABILITY,
+        message,
+        Blocker.figures(names, requested, held, level.realCapability, limit));
   }
 
   /**
@@ -86,7 +107,9 @@ final class Limits {
       List<String> names =
           total.lessEqualWithDimensionAndResourcesName(level.realCapability, minimum);
       if (!names.isEmpty()) {
-        record("PodGroup", job.uid(), message(names, leaf, level, minimum, total));
+        String message = message(names, leaf, level, minimum, total);
+        record("PodGroup", job.uid(), message);
+        session.reportBlocker(job, blocker(names, level, minimum, total, message));
         return false;
       }
     }

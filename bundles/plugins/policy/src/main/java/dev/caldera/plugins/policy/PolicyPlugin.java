@@ -8,8 +8,11 @@ import dev.caldera.api.Session;
 import dev.caldera.api.extension.PreemptiveFn;
 import dev.caldera.api.extension.ReclaimableFn;
 import dev.caldera.api.extension.Victims;
+import dev.caldera.api.info.Blocker;
+import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.CompileResult;
+import dev.caldera.dsl.Decision;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.SessionPolicyContext;
 import java.util.ArrayList;
@@ -25,6 +28,9 @@ import java.util.List;
  * {@code Policy/<file>}, and its last good version keeps running. A named policy that no valid file
  * declares is an unmet requirement: scheduling holds, as for a missing plugin, until it exists.
  *
+ * <p>A policy listed as {@code {name: NAME, audit: true}} runs beside the enforced ones and decides
+ * nothing; see {@link PolicyAudit}.
+ *
  * <p>With {@code debug: true}, every candidate a policy decides on gets a {@code Normal} event on
  * its pod naming the deciding rule with file and line: {@code PolicySpared} when a policy denied
  * it, {@code PolicyEvicted} when the policies allowed it and the session evicted it.
@@ -39,12 +45,15 @@ public final class PolicyPlugin implements Plugin {
 
   private final PolicyArguments arguments;
   private final PolicyLibrary library;
+  private final AuditCounts auditCounts;
   private PolicyLibrary.Snapshot snapshot;
   private DecisionLog decisions;
+  private PolicyAudit audit;
 
-  PolicyPlugin(PolicyArguments arguments, PolicyLibrary library) {
+  PolicyPlugin(PolicyArguments arguments, PolicyLibrary library, AuditCounts auditCounts) {
     this.arguments = arguments;
     this.library = library;
+    this.auditCounts = auditCounts;
   }
 
   @Override
@@ -119,6 +128,32 @@ public final class PolicyPlugin implements Plugin {
         reclaim.size() == 1
             ? reclaim.get(0)
             : (reclaimer, candidates) -> all(reclaim, reclaimer, candidates);
+    PreemptiveFn preempt =
+        preemptive.isEmpty()
+            ? null
+            : preemptive.size() == 1
+                ? preemptive.get(0)
+                : (queue, tasks) -> preemptive.stream().allMatch(fn -> fn.test(queue, tasks));
+    List<Policy> audited = audited(session, snapshot);
+    if (!audited.isEmpty()) {
+      audit = new PolicyAudit(selected, audited, context, auditCounts);
+      ReclaimableFn enforced = reclaimable;
+      reclaimable =
+          (reclaimer, candidates) -> {
+            Victims chosen = enforced.select(reclaimer, candidates);
+            audit.reclaim(reclaimer, candidates, chosen);
+            return chosen;
+          };
+      if (preempt != null) {
+        PreemptiveFn enforcedPreempt = preempt;
+        preempt =
+            (queue, tasks) -> {
+              boolean allowed = enforcedPreempt.test(queue, tasks);
+              audit.preemptive(queue, tasks, allowed);
+              return allowed;
+            };
+      }
+    }
     if (!reclaim.isEmpty() && arguments.debug()) {
       decisions = new DecisionLog(selected.stream().filter(Policy::hasReclaim).toList(), context);
       extensions.add(ExtensionPoint.EVENT_HANDLER, decisions);
@@ -130,21 +165,91 @@ public final class PolicyPlugin implements Plugin {
           };
     }
     if (!reclaim.isEmpty()) {
-      extensions.add(ExtensionPoint.RECLAIMABLE, reclaimable);
-    }
-    if (preemptive.size() == 1) {
-      extensions.add(ExtensionPoint.PREEMPTIVE, preemptive.get(0));
-    } else if (!preemptive.isEmpty()) {
+      List<Policy> reclaiming = selected.stream().filter(Policy::hasReclaim).toList();
+      ReclaimableFn decide = reclaimable;
       extensions.add(
-          ExtensionPoint.PREEMPTIVE,
-          (queue, tasks) -> preemptive.stream().allMatch(fn -> fn.test(queue, tasks)));
+          ExtensionPoint.RECLAIMABLE,
+          (reclaimer, candidates) -> {
+            Victims victims = decide.select(reclaimer, candidates);
+            if (!candidates.isEmpty() && (victims == null || victims.tasks().isEmpty())) {
+              reportDenial(session, context, reclaiming, reclaimer, candidates.get(0));
+            }
+            return victims;
+          });
     }
+    if (preempt != null) {
+      extensions.add(ExtensionPoint.PREEMPTIVE, preempt);
+    }
+  }
+
+  /**
+   * The policies in audit mode that a valid file declares; one missing is a warning on every
+   * session (it decides nothing, so scheduling does not wait for it).
+   */
+  private List<Policy> audited(Session session, PolicyLibrary.Snapshot snapshot) {
+    List<Policy> audited = new ArrayList<>();
+    for (String name : arguments.audits()) {
+      Policy p = snapshot.policies().get(name);
+      if (p == null) {
+        session.recordEvent(
+            EVENT_KIND,
+            name,
+            "Warning",
+            "PolicyAuditMissing",
+            "policy \""
+                + name
+                + "\" is audited in the arguments but no valid .policy file declares it"
+                + snapshot.errorsOf(name));
+      } else {
+        audited.add(p);
+      }
+    }
+    return audited;
   }
 
   @Override
   public void onSessionClose(Session session) {
     if (decisions != null) {
       decisions.record(session);
+    }
+    if (audit != null) {
+      audit.record(session);
+    }
+  }
+
+  /**
+   * Names the rule (file:line) that denied {@code candidate} to {@code reclaimer} as the blocker of
+   * the reclaimer's job.
+   */
+  private static void reportDenial(
+      Session session,
+      SessionPolicyContext context,
+      List<Policy> policies,
+      TaskInfo reclaimer,
+      TaskInfo candidate) {
+    JobInfo job = session.job(reclaimer.jobId());
+    if (job == null) {
+      return;
+    }
+    for (Policy p : policies) {
+      Decision d = p.explainReclaim(context, reclaimer, candidate);
+      if (!d.allowed()) {
+        session.reportBlocker(
+            job,
+            Blocker.of(
+                Blocker.Stage.RECLAIM_POLICY,
+                "reclaim for task "
+                    + reclaimer.name()
+                    + " denied by "
+                    + d.file()
+                    + ":"
+                    + d.line()
+                    + " ("
+                    + d.rule()
+                    + "), e.g. for victim "
+                    + candidate.key()));
+        return;
+      }
     }
   }
 

@@ -65,11 +65,12 @@ class PolicyPluginTest {
         .isInstanceOf(PluginArgumentException.class)
         .hasMessage(
             "plugin policy: argument policies is missing, expected a list of policy names, e.g."
-                + " [tidal]");
+                + " [tidal], where an entry may be {name: NAME, audit: true}");
     assertThatThrownBy(() -> factory.create(args(List.of())))
         .isInstanceOf(PluginArgumentException.class)
         .hasMessage(
-            "plugin policy: argument policies is [], expected a list of policy names, e.g. [tidal]");
+            "plugin policy: argument policies is [], expected a list of policy names, e.g. [tidal],"
+                + " where an entry may be {name: NAME, audit: true}");
     assertThatThrownBy(() -> factory.create(args(3)))
         .isInstanceOf(PluginArgumentException.class)
         .hasMessageContaining("argument policies is 3");
@@ -79,6 +80,71 @@ class PolicyPluginTest {
         .isEqualTo("policies");
     assertThatThrownBy(() -> factory.create(args("tidal,,x")))
         .isInstanceOf(PluginArgumentException.class);
+  }
+
+  @Test
+  void arguments_anEntryWithAuditTrue_isAudited_notEnforced() {
+    PolicyArguments a =
+        PolicyArguments.parse(
+            args(List.of("tidal", Map.of("name", "wide", "audit", true), Map.of("name", "x"))));
+
+    assertThat(a.policies()).containsExactly("tidal", "x");
+    assertThat(a.audits()).containsExactly("wide");
+    assertThatThrownBy(
+            () -> PolicyArguments.parse(args(List.of("tidal", Map.of("name", "w", "audi", true)))))
+        .isInstanceOf(PluginArgumentException.class)
+        .hasMessageContaining("{name: NAME, audit: true}");
+  }
+
+  // ------------------------------------------------------------------ audit mode
+
+  @Test
+  void audit_recordsWhereItWouldDecideOtherwise_countsIt_andDecidesNothing() {
+    String wide = tidalReclaimingUnknown.replace("policy tidal", "policy wide");
+    FakeSession s = session(Map.of("tidal.policy", tidal, "wide.policy", wide));
+    Plugin plugin = factory.create(args(List.of("tidal", Map.of("name", "wide", "audit", true))));
+
+    RecordingExtensions ext = RecordingExtensions.open(plugin, s);
+
+    assertThat(victims(ext)).as("tidal's decision, not wide's").containsExactly(training);
+    plugin.onSessionClose(s);
+    assertThat(s.events())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.key()).isEqualTo(unknown.key());
+              assertThat(e.reason()).isEqualTo("PolicyAudit");
+              assertThat(e.message())
+                  .startsWith(
+                      "audit policy wide would allow reclaiming "
+                          + unknown.key()
+                          + " for "
+                          + service.key()
+                          + ": by wide.policy:")
+                  .contains("; enforced: denied, by tidal.policy:");
+            });
+    assertThat(factory.metrics().get(0).samples())
+        .singleElement()
+        .satisfies(
+            sample -> {
+              assertThat(sample.labels()).containsExactly("policy", "wide");
+              assertThat(sample.value()).isEqualTo(1.0);
+            });
+  }
+
+  @Test
+  void audit_ofAMissingPolicy_warnsAndSchedulingGoesOn() {
+    FakeSession s = session(Map.of("tidal.policy", tidal));
+    Plugin plugin =
+        factory.create(args(List.of("tidal", Map.of("name", "nowhere", "audit", true))));
+
+    assertThat(plugin.unmetRequirements(s.cluster())).isEmpty();
+    RecordingExtensions ext = RecordingExtensions.open(plugin, s);
+
+    assertThat(victims(ext)).containsExactly(training);
+    assertThat(s.events())
+        .singleElement()
+        .satisfies(e -> assertThat(e.reason()).isEqualTo("PolicyAuditMissing"));
   }
 
   // ------------------------------------------------------------------ sessions

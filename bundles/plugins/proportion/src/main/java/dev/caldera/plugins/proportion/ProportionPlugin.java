@@ -9,11 +9,13 @@ import dev.caldera.api.extension.EventHandler;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.extension.Victims;
 import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,9 +48,7 @@ public final class ProportionPlugin implements Plugin {
     extensions.add(ExtensionPoint.QUEUE_ORDER, this::compareQueues);
     extensions.add(ExtensionPoint.RECLAIMABLE, this::reclaimable);
     extensions.add(ExtensionPoint.OVERUSED, this::overused);
-    extensions.add(
-        ExtensionPoint.ALLOCATABLE,
-        (queue, task) -> queueAllocatable(attrs.get(queue.name()), queue, List.of(task)));
+    extensions.add(ExtensionPoint.ALLOCATABLE, this::allocatable);
     extensions.add(
         ExtensionPoint.PREEMPTIVE,
         (queue, tasks) -> queueAllocatable(attrs.get(queue.name()), queue, tasks));
@@ -104,7 +104,45 @@ public final class ProportionPlugin implements Plugin {
   /** Every dimension of deserved is within allocated (ε), {@code pods} included. */
   private boolean overused(QueueInfo queue) {
     QueueAttr attr = attrs.get(queue.name());
-    return attr != null && attr.deserved.lessEqual(attr.allocated, Dimension.ZERO);
+    boolean over = attr != null && attr.deserved.lessEqual(attr.allocated, Dimension.ZERO);
+    if (over) {
+      List<String> names = attr.deserved.resourceNames();
+      List<Blocker.Figure> figures =
+          Blocker.figures(names, Resource.empty(), attr.allocated, attr.deserved, "deserved");
+      session.reportQueueBlocker(
+          queue,
+          Blocker.of(
+              Blocker.Stage.QUEUE_DESERVED,
+              Blocker.describe(queue.name(), figures) + " (allocated reached deserved)",
+              figures));
+    }
+    return over;
+  }
+
+  /** AllocatableFn: {@link #queueAllocatable} for one task, reporting the figures of a refusal. */
+  private boolean allocatable(QueueInfo queue, TaskInfo task) {
+    QueueAttr attr = attrs.get(queue.name());
+    if (queueAllocatable(attr, queue, List.of(task))) {
+      return true;
+    }
+    JobInfo job = session.job(task.jobId());
+    if (attr != null && job != null && queue.isOpen()) {
+      ResourceView request = task.resreq();
+      List<String> names =
+          attr.allocated
+              .copy()
+              .add(request)
+              .lessEqualWithDimensionAndResourcesName(attr.deserved, request);
+      List<Blocker.Figure> figures =
+          Blocker.figures(names, request, attr.allocated, attr.deserved, "deserved");
+      session.reportBlocker(
+          job,
+          Blocker.of(
+              Blocker.Stage.QUEUE_DESERVED,
+              "task " + task.name() + ": " + Blocker.describe(queue.name(), figures),
+              figures));
+    }
+    return false;
   }
 
   /**
@@ -168,6 +206,13 @@ public final class ProportionPlugin implements Plugin {
     }
     session.recordEvent(
         "PodGroup", job.uid(), "Normal", "Unschedulable", insufficientMessage(insufficient));
+    Resource held = attr.allocated.copy().add(attr.inqueue).sub(attr.elastic);
+    List<Blocker.Figure> figures =
+        Blocker.figures(insufficient, minReq, held, attr.realCapability, "realCapability");
+    session.reportBlocker(
+        job,
+        Blocker.of(
+            Blocker.Stage.QUEUE_CAPABILITY, Blocker.describe(queue.name(), figures), figures));
     return Vote.REJECT;
   }
 

@@ -1,0 +1,234 @@
+package dev.caldera.framework.internal.session;
+
+import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.Blocker;
+import dev.caldera.api.info.PodGroupPhase;
+import dev.caldera.api.info.QueueInfo;
+import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.resource.Resource;
+import dev.caldera.framework.SessionResult;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The pod groups that still wait after a session, in the order the scheduler tries them (queue
+ * order, then job order within a queue, as the conf's plugins compare them), each with the blocker
+ * that stopped it: what a plugin or action reported, else what the session's fit errors and task
+ * states say.
+ */
+final class WaitingLine {
+
+  private final SessionImpl session;
+  private final List<JobState> ordered;
+
+  private WaitingLine(SessionImpl session, List<JobState> ordered) {
+    this.session = session;
+    this.ordered = ordered;
+  }
+
+  /**
+   * Orders the jobs that wait once the actions ran; called before the plugins close, while their
+   * order functions still see the session.
+   */
+  static WaitingLine order(SessionImpl session) {
+    Map<String, List<JobState>> byQueue = new HashMap<>();
+    for (JobState job : session.jobMap().values()) {
+      if (waits(job)) {
+        byQueue.computeIfAbsent(job.queue(), q -> new ArrayList<>()).add(job);
+      }
+    }
+    List<QueueInfo> queues = new ArrayList<>();
+    for (String name : byQueue.keySet()) {
+      queues.add(session.queueMap().get(name));
+    }
+    queues.sort(session::compareQueues);
+    List<JobState> ordered = new ArrayList<>();
+    for (QueueInfo q : queues) {
+      List<JobState> jobs = byQueue.get(q.name());
+      jobs.sort(session::compareJobs);
+      ordered.addAll(jobs);
+    }
+    return new WaitingLine(session, ordered);
+  }
+
+  /** Whether fewer of the job's tasks are placed than its gang needs (its phase stays short). */
+  private static boolean waits(JobState job) {
+    return !job.isReady() && SessionRunner.scheduled(job) < job.minAvailable();
+  }
+
+  /** The waiting pod groups; {@code orphans} (pod groups of missing queues) come last. */
+  List<SessionResult.Waiting> close(List<PodGroup> orphans) {
+    List<SessionResult.Waiting> out = new ArrayList<>();
+    String queue = null;
+    int position = 0;
+    for (JobState job : ordered) {
+      if (!job.queue().equals(queue)) {
+        queue = job.queue();
+        position = 0;
+      }
+      position++;
+      Blocker blocker = blocker(job);
+      out.add(
+          new SessionResult.Waiting(
+              job.uid(),
+              job.queue(),
+              position,
+              job.phase.name(),
+              job.minAvailable(),
+              job.podGroup().minResources(),
+              !blocker.action().isEmpty(),
+              blocker));
+    }
+    for (PodGroup pg : orphans) {
+      out.add(
+          new SessionResult.Waiting(
+              pg.key(),
+              queueOf(pg),
+              0,
+              pg.phase(),
+              pg.minMember(),
+              pg.minResources(),
+              false,
+              missingQueue(pg)));
+    }
+    return out;
+  }
+
+  static String queueOf(PodGroup pg) {
+    return pg.queue().isEmpty() ? "default" : pg.queue();
+  }
+
+  /** The blocker of a pod group whose queue does not exist. */
+  static Blocker missingQueue(PodGroup pg) {
+    return Blocker.of(
+        Blocker.Stage.QUEUE_MISSING,
+        "queue " + queueOf(pg) + " does not exist: pod group " + pg.key() + " is not scheduled");
+  }
+
+  /** What stopped {@code job}, most specific first. */
+  private Blocker blocker(JobState job) {
+    QueueState queue = session.queueMap().get(job.queue());
+    if (queue != null && !queue.isOpen()) {
+      return Blocker.of(
+          Blocker.Stage.QUEUE_CLOSED,
+          "queue "
+              + queue.name()
+              + " is "
+              + (queue.queue().state() == null ? "not Open" : queue.queue().state())
+              + ": it admits no new pod group");
+    }
+    Blocker reported = session.blockers.get(job.uid());
+    if (reported != null) {
+      return reported;
+    }
+    Blocker nodes = nodes(job);
+    if (nodes != null) {
+      return nodes;
+    }
+    Blocker queueBlocker = session.queueBlockers.get(job.queue());
+    if (queueBlocker != null) {
+      return queueBlocker;
+    }
+    int placed = SessionRunner.scheduled(job) + job.taskCount(TaskStatus.ALLOCATED);
+    int pipelined = job.taskCount(TaskStatus.PIPELINED);
+    if (job.phase != PodGroupPhase.Pending && placed + pipelined > 0) {
+      return new Blocker(
+          Blocker.Stage.GANG,
+          "allocate",
+          "",
+          "gang minMember "
+              + job.minAvailable()
+              + ": "
+              + placed
+              + " of "
+              + job.taskStates().size()
+              + " tasks placed"
+              + (pipelined > 0
+                  ? ", " + pipelined + " pipelined onto nodes whose resources are being released"
+                  : ""),
+          List.of(),
+          Map.of());
+    }
+    if (job.phase == PodGroupPhase.Pending) {
+      return Blocker.of(
+          Blocker.Stage.WAITING, "not admitted yet: enqueue did not reach it this session");
+    }
+    return Blocker.of(Blocker.Stage.WAITING, "admitted; allocate did not reach it this session");
+  }
+
+  /**
+   * No node fits: the first task (by name) with fit errors, with per-reason node counts; else a
+   * pending task larger than every node, with the largest node's figures.
+   */
+  private Blocker nodes(JobState job) {
+    List<TaskState> tasks = new ArrayList<>(job.taskStates());
+    tasks.sort(Comparator.comparing(TaskState::name));
+    for (TaskState t : tasks) {
+      if (t.status != TaskStatus.PENDING) {
+        continue;
+      }
+      String explicit = session.taskMessage(t);
+      Map<String, Status> errors = session.fitErrorsOf(t);
+      if (!errors.isEmpty()) {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (Status s : errors.values()) {
+          for (String reason : s.reasons()) {
+            counts.merge(reason, 1, Integer::sum);
+          }
+        }
+        return new Blocker(
+            Blocker.Stage.NODES,
+            "allocate",
+            "",
+            "task " + t.name() + ": " + FitErrors.nodesMessage(errors),
+            List.of(),
+            counts);
+      }
+      if (explicit != null) {
+        return new Blocker(
+            Blocker.Stage.NODES,
+            "allocate",
+            "",
+            "task " + t.name() + ": " + explicit,
+            List.of(),
+            Map.of());
+      }
+    }
+    for (TaskState t : tasks) {
+      if (t.status != TaskStatus.PENDING) {
+        continue;
+      }
+      String tooLarge = FitErrors.largerThanEveryNode(session, t);
+      if (tooLarge != null) {
+        return new Blocker(
+            Blocker.Stage.NODES,
+            "",
+            "",
+            "task " + t.name() + ": " + tooLarge,
+            largestNodeFigures(t),
+            Map.of("larger than the node's allocatable", session.nodes().size()));
+      }
+    }
+    return null;
+  }
+
+  private List<Blocker.Figure> largestNodeFigures(TaskState t) {
+    Resource request = t.resreq();
+    List<Blocker.Figure> figures = new ArrayList<>();
+    for (String name : request.resourceNames()) {
+      double largest = 0;
+      for (var n : session.nodes()) {
+        largest = Math.max(largest, n.allocatable().get(name));
+      }
+      if (request.get(name) > largest + Resource.EPSILON) {
+        figures.add(new Blocker.Figure(name, request.get(name), 0, largest, "largest node"));
+      }
+    }
+    return figures;
+  }
+}

@@ -1,0 +1,100 @@
+package dev.caldera.framework.loop;
+
+import dev.caldera.api.info.Blocker;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * Where pending pod groups stand after the last session: the queue tree, each queue's line in the
+ * order the scheduler tries it, and for each pod group the blockers it met. Published as a service
+ * by the scheduling loop; every method returns an immutable copy and may be called from any thread.
+ * Figures are in Kubernetes units: cores for cpu, bytes for memory, counts otherwise.
+ */
+@ProviderType
+public interface QueueInsight {
+
+  /** Every queue of the last session, parents before children, siblings by name. */
+  List<QueueView> queues();
+
+  /** The line of {@code queue} (empty when nothing waits); empty when there is no such queue. */
+  Optional<List<Waiting>> pending(String queue);
+
+  /** A pod group by namespace and name, if the last session saw it. */
+  Optional<JobView> job(String namespace, String name);
+
+  /** Pod groups whose queue does not exist, with their blocker. */
+  List<Waiting> orphans();
+
+  /** When the last session ran; null before the first. */
+  Instant lastSession();
+
+  /**
+   * One queue.
+   *
+   * @param parent {@code spec.parent} (or the {@code volcano.sh/hierarchy} parent), empty for none
+   * @param realCapability what the queue may hold: the cluster total less the other queues'
+   *     guarantees, within its capability
+   * @param pending pod groups waiting in the queue
+   * @param pendingTasks pods waiting in the queue
+   */
+  record QueueView(
+      String name,
+      String parent,
+      int weight,
+      String state,
+      Map<String, Double> capability,
+      Map<String, Double> deserved,
+      Map<String, Double> guarantee,
+      Map<String, Double> realCapability,
+      Map<String, Double> allocated,
+      int pending,
+      long pendingTasks) {}
+
+  /**
+   * A pod group in line.
+   *
+   * @param position 1 for the first its queue tries; 0 for a pod group in no line
+   * @param minResources {@code spec.minResources}, empty when unset
+   * @param lastTried when an action last tried it; null when none has yet
+   * @param since when its current blocker was first seen
+   */
+  record Waiting(
+      String podGroup,
+      String queue,
+      int position,
+      String phase,
+      int minMember,
+      Map<String, Double> minResources,
+      Blocker blocker,
+      Instant lastTried,
+      Instant since) {}
+
+  /** A blocker of a pod group, from {@code since} to {@code until} (the last session it held). */
+  record Reason(Instant since, Instant until, Blocker blocker) {}
+
+  /**
+   * A pod group and its pods.
+   *
+   * @param waiting its place in line, or null when it does not wait
+   * @param history its blockers, oldest first (the last few)
+   */
+  record JobView(
+      String podGroup,
+      String queue,
+      String phase,
+      int minMember,
+      Waiting waiting,
+      List<Reason> history,
+      List<Task> tasks) {}
+
+  /**
+   * A pod of a pod group.
+   *
+   * @param node where it runs or is bound; empty when it waits
+   * @param reason why it waits ({@code PodScheduled} condition's message); empty otherwise
+   */
+  record Task(String name, String phase, String node, String reason) {}
+}

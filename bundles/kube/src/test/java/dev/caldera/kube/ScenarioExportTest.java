@@ -1,0 +1,167 @@
+package dev.caldera.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.caldera.framework.Scheduler;
+import dev.caldera.framework.ServiceLoaderPluginRegistry;
+import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.loop.ClusterExport;
+import dev.caldera.sim.Scenario;
+import dev.caldera.sim.ScenarioLoader;
+import dev.caldera.sim.ScenarioReport;
+import dev.caldera.sim.ScenarioRunner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code GET /api/snapshot}'s content: the mock API server's cluster written as a scenario, which
+ * the simulator loads and schedules exactly as the live session does.
+ */
+class ScenarioExportTest {
+
+  private static final String CONF =
+      """
+      actions: "enqueue, allocate, backfill"
+      tiers:
+      - plugins: [{name: priority}, {name: gang}, {name: conformance}]
+      - plugins: [{name: drf}, {name: predicates}, {name: proportion}, {name: nodeorder}, {name: binpack}]
+      """;
+
+  private final MockApi api = new MockApi();
+
+  @TempDir Path dir;
+
+  @AfterEach
+  void stop() {
+    api.close();
+  }
+
+  private void cluster() {
+    api.node("n1", "8", "16Gi");
+    api.node("n2", "4", "8Gi");
+    api.queue("default", 1);
+    api.queue("q1", 2);
+    api.priorityClass("high", 1000);
+    api.pod("ns1", "running").requests("3", "2Gi").runningOn("n1").create();
+    api.podGroup("ns1", "train", "q1", 3);
+    for (int i = 0; i < 3; i++) {
+      api.pod("ns1", "train-" + i).requests("2", "2Gi").group("train").create();
+    }
+    api.podGroup("ns1", "big", "q1", 2);
+    for (int i = 0; i < 2; i++) {
+      api.pod("ns1", "big-" + i).requests("4", "4Gi").group("big").create();
+    }
+    api.pod("ns2", "urgent")
+        .requests("1", "1Gi")
+        .priorityClass("high")
+        .annotation("example.com/owner", "team-a")
+        .create();
+  }
+
+  @Test
+  void theSnapshotReplays_withTheLiveSessionsDecisions() throws Exception {
+    cluster();
+    try (KubeCluster cluster = api.cluster("a")) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      MockApi.await("every pod in the cache", () -> cluster.snapshot().pods().size() == 7);
+
+      String yaml =
+          cluster.exportScenario(new ClusterExport.Request("snap", CONF, Map.of(), false));
+      SessionResult live =
+          new Scheduler(new ServiceLoaderPluginRegistry())
+              .runSession(cluster.snapshot(), SchedulerConf.parse(CONF, "conf"));
+
+      Path file = Files.writeString(dir.resolve("snap.yaml"), yaml);
+      Scenario scenario = ScenarioLoader.load(file);
+      ScenarioReport replay = new ScenarioRunner(new ServiceLoaderPluginRegistry()).run(scenario);
+
+      assertThat(live.binds()).as("the live session binds something").isNotEmpty();
+      assertThat(replay.sessions().get(0).binds()).isEqualTo(live.binds());
+      assertThat(scenario.initialState().pods()).hasSize(7);
+      assertThat(yaml)
+          .as("what only the server needs is left out")
+          .doesNotContain("managedFields")
+          .doesNotContain("resourceVersion");
+    }
+  }
+
+  @Test
+  void dropUnread_leavesOutAnnotationsNoPluginReads_andKeepsTheSchedulingOnes() throws Exception {
+    cluster();
+    try (KubeCluster cluster = api.cluster("a")) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      MockApi.await("every pod in the cache", () -> cluster.snapshot().pods().size() == 7);
+
+      String all = cluster.exportScenario(new ClusterExport.Request("s", CONF, Map.of(), false));
+      String dropped = cluster.exportScenario(new ClusterExport.Request("s", CONF, Map.of(), true));
+
+      assertThat(all).contains("example.com/owner");
+      assertThat(dropped)
+          .doesNotContain("example.com/owner")
+          .contains("scheduling.k8s.io/group-name");
+      Path file = Files.writeString(dir.resolve("dropped.yaml"), dropped);
+      assertThat(ScenarioLoader.load(file).initialState().pods()).hasSize(7);
+    }
+  }
+
+  @Test
+  void nodeMetrics_goIntoTheSnapshot_asTheUsagePluginReadsThem() throws Exception {
+    api.node("n1", "4", "8Gi");
+    api.kubectl
+        .genericKubernetesResources(
+            new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+                .withGroup("metrics.k8s.io")
+                .withVersion("v1beta1")
+                .withKind("NodeMetrics")
+                .withPlural("nodes")
+                .withNamespaced(false)
+                .build())
+        .resource(
+            new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("metrics.k8s.io/v1beta1")
+                .withKind("NodeMetrics")
+                .withNewMetadata()
+                .withName("n1")
+                .endMetadata()
+                .addToAdditionalProperties("timestamp", "2026-11-21T10:00:00Z")
+                .addToAdditionalProperties("window", "30s")
+                .addToAdditionalProperties("usage", Map.of("cpu", "1", "memory", "2Gi"))
+                .build())
+        .create();
+    try (KubeCluster cluster = api.cluster("a", b -> b.metricsInterval(Duration.ofMillis(50)))) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      MockApi.await(
+          "node metrics", () -> cluster.snapshot().info().nodeMetrics().containsKey("n1"));
+
+      String yaml = cluster.exportScenario(new ClusterExport.Request("m", CONF, Map.of(), false));
+
+      Scenario scenario = ScenarioLoader.load(Files.writeString(dir.resolve("m.yaml"), yaml));
+      assertThat(scenario.nodeMetrics())
+          .containsEntry(
+              "n1",
+              new dev.caldera.api.model.NodeMetrics(
+                  25.0, 25.0, java.time.Instant.parse("2026-11-21T10:00:00Z")));
+    }
+  }
+
+  @Test
+  void twoExportsOfOneState_areTheSameText() throws Exception {
+    cluster();
+    try (KubeCluster cluster = api.cluster("a")) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      MockApi.await("every pod in the cache", () -> cluster.snapshot().pods().size() == 7);
+      ClusterExport.Request request = new ClusterExport.Request("s", CONF, Map.of(), false);
+      String first = cluster.exportScenario(request);
+      String second = cluster.exportScenario(request);
+      // The description and now name the second of the export; compare the objects.
+      assertThat(second.substring(second.indexOf("objects:")))
+          .isEqualTo(first.substring(first.indexOf("objects:")));
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package dev.caldera.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.caldera.api.info.Blocker;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code caldera queues [NAME]}: the queue tree of a running scheduler (allocated of deserved and
+ * capability, pending pod groups), or one queue's line with each pod group's blocker.
+ */
+@Command(
+    name = "queues",
+    mixinStandardHelpOptions = true,
+    description = "Show a running scheduler's queues, or one queue's pending pod groups in order.")
+final class QueuesCommand implements Callable<Integer> {
+
+  @ParentCommand CalderaCommand parent;
+
+  @Option(
+      names = "--admin",
+      paramLabel = "URL",
+      description =
+          "The scheduler's admin API (default: $CALDERA_ADMIN_URL, else "
+              + AdminClient.DEFAULT_URL
+              + ").")
+  String admin;
+
+  @Parameters(arity = "0..1", paramLabel = "NAME", description = "A queue: list its line.")
+  String queue;
+
+  @Override
+  public Integer call() {
+    PrintStream out = parent.out();
+    AdminClient client = new AdminClient(admin);
+    try {
+      if (queue == null) {
+        out.print(tree(client.get("/api/queues")));
+      } else {
+        out.print(
+            line(
+                client.get(
+                    "/api/queues/"
+                        + URLEncoder.encode(queue, StandardCharsets.UTF_8)
+                        + "/pending")));
+      }
+    } catch (AdminClient.AdminError e) {
+      parent.err().println("error: " + e.getMessage());
+      return 1;
+    }
+    return 0;
+  }
+
+  /** One row per queue, children indented under their parent. */
+  static String tree(JsonNode body) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            "%-24s %-8s %6s %8s  %s%n",
+            "QUEUE", "STATE", "WEIGHT", "PENDING", "ALLOCATED / DESERVED / CAPABILITY"));
+    Map<String, Integer> depth = new java.util.HashMap<>();
+    for (JsonNode q : body.path("queues")) {
+      String name = q.path("name").asText();
+      String parentName = q.path("parent").asText();
+      int d = parentName.isEmpty() ? 0 : depth.getOrDefault(parentName, 0) + 1;
+      depth.put(name, d);
+      sb.append(
+          String.format(
+              "%-24s %-8s %6d %8d  %s%n",
+              "  ".repeat(d) + name,
+              q.path("state").asText(),
+              q.path("weight").asInt(),
+              q.path("pending").asInt(),
+              figures(q)));
+    }
+    JsonNode orphans = body.path("orphans");
+    for (JsonNode o : orphans) {
+      sb.append(o.path("podGroup").asText())
+          .append(": ")
+          .append(o.path("blocker").path("message").asText())
+          .append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String figures(JsonNode q) {
+    StringBuilder sb = new StringBuilder();
+    JsonNode allocated = q.path("allocated");
+    Iterator<String> names = allocated.fieldNames();
+    while (names.hasNext()) {
+      String r = names.next();
+      if (r.equals("pods")) {
+        continue;
+      }
+      double a = allocated.path(r).asDouble();
+      JsonNode deserved = q.path("deserved").path(r);
+      JsonNode cap = q.path("capability").path(r);
+      if (a == 0 && deserved.isMissingNode() && cap.isMissingNode()) {
+        continue;
+      }
+      if (sb.length() > 0) {
+        sb.append(", ");
+      }
+      sb.append(r)
+          .append(' ')
+          .append(Blocker.Figure.format(a))
+          .append(" / ")
+          .append(deserved.isMissingNode() ? "-" : Blocker.Figure.format(deserved.asDouble()))
+          .append(" / ")
+          .append(cap.isMissingNode() ? "-" : Blocker.Figure.format(cap.asDouble()));
+    }
+    return sb.toString();
+  }
+
+  /** The queue's pending pod groups in order, each with its blocker. */
+  static String line(JsonNode body) {
+    StringBuilder sb = new StringBuilder();
+    JsonNode pending = body.path("pending");
+    if (pending.size() == 0) {
+      return "nothing pending in queue " + body.path("queue").asText() + "\n";
+    }
+    for (JsonNode w : pending) {
+      sb.append(
+              String.format(
+                  "%3d  %-32s %-8s ",
+                  w.path("position").asInt(),
+                  w.path("podGroup").asText(),
+                  w.path("phase").asText()))
+          .append(WhyCommand.blocker(w.path("blocker")))
+          .append('\n');
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,176 @@
+package dev.caldera.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code caldera why NS/NAME}: asks a running scheduler why a pod group waits and prints its place
+ * in line, what stopped it (with the numbers), its pods and its recent blockers.
+ */
+@Command(
+    name = "why",
+    mixinStandardHelpOptions = true,
+    description = "Ask a running scheduler why a pod group is pending and where it is in line.")
+final class WhyCommand implements Callable<Integer> {
+
+  @ParentCommand CalderaCommand parent;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--admin",
+      paramLabel = "URL",
+      description =
+          "The scheduler's admin API (default: $CALDERA_ADMIN_URL, else "
+              + AdminClient.DEFAULT_URL
+              + ").")
+  String admin;
+
+  @Parameters(paramLabel = "NS/NAME", description = "The pod group, namespace/name.")
+  String podGroup;
+
+  @Override
+  public Integer call() {
+    int slash = podGroup.indexOf('/');
+    if (slash <= 0 || slash == podGroup.length() - 1 || podGroup.indexOf('/', slash + 1) >= 0) {
+      throw new ParameterException(
+          spec.commandLine(), "expected NAMESPACE/NAME of a pod group, got " + podGroup);
+    }
+    PrintStream out = parent.out();
+    JsonNode body;
+    try {
+      body =
+          new AdminClient(admin)
+              .get(
+                  "/api/jobs/"
+                      + enc(podGroup.substring(0, slash))
+                      + "/"
+                      + enc(podGroup.substring(slash + 1)));
+    } catch (AdminClient.AdminError e) {
+      parent.err().println("error: " + e.getMessage());
+      return 1;
+    }
+    out.print(explain(body));
+    return 0;
+  }
+
+  private static String enc(String s) {
+    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+  }
+
+  /** The answer of {@code /api/jobs/{ns}/{name}} for a person. */
+  static String explain(JsonNode body) {
+    JsonNode job = body.path("job");
+    String name = job.path("podGroup").asText();
+    String queue = job.path("queue").asText();
+    StringBuilder sb = new StringBuilder();
+    JsonNode waiting = job.path("waiting");
+    if (waiting.isMissingNode() || waiting.isNull()) {
+      sb.append(name)
+          .append(" is not pending: phase ")
+          .append(job.path("phase").asText())
+          .append(" in queue ")
+          .append(queue)
+          .append('\n');
+    } else {
+      int position = waiting.path("position").asInt();
+      sb.append(name);
+      if (position > 0) {
+        List<String> ahead = new ArrayList<>();
+        body.path("ahead").forEach(a -> ahead.add(a.asText()));
+        sb.append(" is ")
+            .append(dev.caldera.sim.SessionReport.ordinal(position))
+            .append(" in queue ")
+            .append(queue);
+        if (!ahead.isEmpty()) {
+          sb.append(" (")
+              .append(ahead.size())
+              .append(" ahead: ")
+              .append(String.join(", ", ahead.subList(0, Math.min(5, ahead.size()))))
+              .append(ahead.size() > 5 ? ", …" : "")
+              .append(')');
+        }
+      } else {
+        sb.append(" is in no line");
+      }
+      sb.append("; ").append(blocker(waiting.path("blocker"))).append('\n');
+      if (!waiting.path("lastTried").isNull() && waiting.has("lastTried")) {
+        sb.append("  last tried ").append(waiting.path("lastTried").asText());
+      } else {
+        sb.append("  not tried yet");
+      }
+      if (waiting.hasNonNull("since")) {
+        sb.append("; blocked so since ").append(waiting.path("since").asText());
+      }
+      sb.append('\n');
+      JsonNode counts = waiting.path("blocker").path("nodeCounts");
+      counts
+          .properties()
+          .forEach(
+              e ->
+                  sb.append("  ")
+                      .append(e.getValue().asInt())
+                      .append(" nodes: ")
+                      .append(e.getKey())
+                      .append('\n'));
+    }
+    JsonNode tasks = job.path("tasks");
+    if (tasks.size() > 0) {
+      sb.append("pods:\n");
+      for (JsonNode t : tasks) {
+        sb.append("  ")
+            .append(t.path("name").asText())
+            .append(' ')
+            .append(t.path("phase").asText());
+        if (!t.path("node").asText().isEmpty()) {
+          sb.append(" on ").append(t.path("node").asText());
+        } else if (!t.path("reason").asText().isEmpty()) {
+          sb.append(": ").append(t.path("reason").asText());
+        }
+        sb.append('\n');
+      }
+    }
+    JsonNode history = job.path("history");
+    if (history.size() > 1) {
+      sb.append("earlier:\n");
+      for (int i = 0; i < history.size() - 1; i++) {
+        JsonNode h = history.get(i);
+        sb.append("  ")
+            .append(h.path("since").asText())
+            .append(" – ")
+            .append(h.path("until").asText())
+            .append(": ")
+            .append(blocker(h.path("blocker")))
+            .append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** {@code blocked at enqueue: <message> (plugin p)}. */
+  static String blocker(JsonNode b) {
+    String action = b.path("action").asText();
+    String plugin = b.path("plugin").asText();
+    StringBuilder sb = new StringBuilder("blocked");
+    if (!action.isEmpty()) {
+      sb.append(" at ").append(action);
+    }
+    sb.append(": ").append(b.path("message").asText());
+    if (!plugin.isEmpty() && !b.path("message").asText().contains(plugin)) {
+      sb.append(" (plugin ").append(plugin).append(')');
+    }
+    return sb.toString();
+  }
+}
