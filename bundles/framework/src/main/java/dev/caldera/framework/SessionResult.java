@@ -178,6 +178,7 @@ public record SessionResult(
             s.nodesScored(),
             s.durationMillis(),
             actionNanos,
-            functionNanos));
+            functionNanos),
+        waiting);
   }
 }

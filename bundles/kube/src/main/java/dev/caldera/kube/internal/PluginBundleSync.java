@@ -252,12 +252,8 @@ public final class PluginBundleSync implements AutoCloseable {
     try {
       spec = PluginBundleSpec.parse(name, generation, spec(r));
     } catch (PluginBundleSpec.Invalid e) {
-      Applied before = applied.get(name);
-      if (before == null
-          || before.generation() != generation
-          || !"Invalid".equals(before.state())) {
-        report(r, new Applied(null, generation, "Invalid", e.getMessage(), false), null, null);
-      }
+      // report() writes the status and an event only when the state or the message changed.
+      report(r, new Applied(null, generation, "Invalid", e.getMessage(), false), null, null);
       return;
     }
     Applied before = applied.get(name);
