@@ -64,15 +64,17 @@ public final class PluginBundles implements AutoCloseable {
    */
   public static PluginBundles start(
       KubeCluster cluster, String namespace, Path deployDir, Probe probe, Timings timings) {
-    return new PluginBundles(
-        PluginBundleSync.start(
+    PluginBundleSync sync =
+        new PluginBundleSync(
             cluster.client(),
             namespace,
             cluster.options().identity(),
             cluster.options().reportingController(),
             deployDir,
             probe,
-            timings));
+            timings);
+    sync.start();
+    return new PluginBundles(sync);
   }
 
   /** This replica's state per object name (Installed, Refused, Failed, Invalid, NotActive). */

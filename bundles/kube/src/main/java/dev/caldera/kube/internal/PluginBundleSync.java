@@ -96,7 +96,8 @@ public final class PluginBundleSync implements AutoCloseable {
   private record Applied(
       String sha256, long generation, String state, String message, boolean retry) {}
 
-  private PluginBundleSync(
+  /** A sync that does nothing until {@link #start()}. */
+  public PluginBundleSync(
       KubernetesClient client,
       String namespace,
       String identity,
@@ -125,21 +126,8 @@ public final class PluginBundleSync implements AutoCloseable {
             });
   }
 
-  public static PluginBundleSync start(
-      KubernetesClient client,
-      String namespace,
-      String identity,
-      String controller,
-      Path deployDir,
-      PluginBundles.Probe probe,
-      PluginBundles.Timings timings) {
-    PluginBundleSync sync =
-        new PluginBundleSync(client, namespace, identity, controller, deployDir, probe, timings);
-    sync.startInformer();
-    return sync;
-  }
-
-  private void startInformer() {
+  /** Starts watching the objects; the first full list triggers the first reconciliation. */
+  public void start() {
     SharedIndexInformer<GenericKubernetesResource> i =
         client
             .genericKubernetesResources(PLUGIN_BUNDLES)
