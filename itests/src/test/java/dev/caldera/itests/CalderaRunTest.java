@@ -76,8 +76,17 @@ class CalderaRunTest {
     HttpResponse<String> ready = get(url + "readyz");
     assertThat(ready.statusCode()).isEqualTo(503);
     assertThat(ready.body()).contains("capacity-card");
+    // /metrics from the Prometheus client embedded in the admin bundle, inside Felix: the loop's
+    // figures, the JVM's and the process's, and the latency of the sessions run so far.
     assertThat(get(url + "metrics").body())
-        .contains("caldera_scheduling_held_plugin{plugin=\"capacity-card\"} 1");
+        .contains(
+            "caldera_scheduling_held_plugin{plugin=\"capacity-card\"} 1.0\n",
+            "jvm_memory_used_bytes{area=\"heap\"}",
+            "jvm_threads_current ",
+            "process_cpu_seconds_total ",
+            "process_open_fds ",
+            "caldera_action_duration_seconds_count{action=\"allocate\"}",
+            "caldera_plugin_function_duration_seconds_count{function=\"predicate\",plugin=\"predicates\"}");
     Files.move(cardAside, card);
     awaitLine("SchedulingResumed");
 

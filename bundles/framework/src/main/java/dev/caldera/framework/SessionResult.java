@@ -130,5 +130,55 @@ public record SessionResult(
    * @param nodesScored score evaluations (task × node)
    */
   public record SessionStats(
-      long tasksConsidered, long nodesFiltered, long nodesScored, double durationMillis) {}
+      long tasksConsidered,
+      long nodesFiltered,
+      long nodesScored,
+      double durationMillis,
+      Map<String, Long> actionNanos,
+      Map<String, Long> functionNanos) {
+
+    /**
+     * @param actionNanos action name → nanoseconds it ran, in conf order
+     * @param functionNanos {@code plugin/point} → nanoseconds spent in that plugin's function
+     *     (per-node functions, {@code onSessionOpen} and {@code onSessionClose}), in key order
+     */
+    public SessionStats {
+      actionNanos =
+          actionNanos == null
+              ? Map.of()
+              : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(actionNanos));
+      functionNanos =
+          functionNanos == null
+              ? Map.of()
+              : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(functionNanos));
+    }
+
+    /** Counters without timings. */
+    public SessionStats(
+        long tasksConsidered, long nodesFiltered, long nodesScored, double durationMillis) {
+      this(tasksConsidered, nodesFiltered, nodesScored, durationMillis, Map.of(), Map.of());
+    }
+  }
+
+  /** This result with the session's timings in its stats. */
+  public SessionResult withTimings(Map<String, Long> actionNanos, Map<String, Long> functionNanos) {
+    SessionStats s = stats == null ? new SessionStats(0, 0, 0, 0) : stats;
+    return new SessionResult(
+        sessionUid,
+        binds,
+        evictions,
+        pipelined,
+        podGroups,
+        queueAllocated,
+        pods,
+        events,
+        new SessionStats(
+            s.tasksConsidered(),
+            s.nodesFiltered(),
+            s.nodesScored(),
+            s.durationMillis(),
+            actionNanos,
+            functionNanos),
+        waiting);
+  }
 }

@@ -205,6 +205,11 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
     return ns == null || ns.isEmpty() ? "default" : ns;
   }
 
+  /** The connection (for the plugin bundle sync, which shares it). */
+  KubernetesClient client() {
+    return backend.client();
+  }
+
   /** The options this cluster was connected with. */
   public KubeOptions options() {
     return options;

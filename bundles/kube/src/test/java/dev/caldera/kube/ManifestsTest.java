@@ -93,12 +93,18 @@ class ManifestsTest {
           "events.k8s.io/events:patch",
           "metrics.k8s.io/nodes:list");
 
-  /** fabric8's {@code LeaseLock}: get and create one Lease, renew it with a PATCH. */
+  /**
+   * In the scheduler's namespace: fabric8's {@code LeaseLock} (get and create one Lease, renew it
+   * with a PATCH), and the PluginBundle objects (watched, each replica patching its own status).
+   */
   static final Set<String> LEASE_ACCESS =
       Set.of(
           "coordination.k8s.io/leases:create",
           "coordination.k8s.io/leases[caldera-scheduler]:get",
-          "coordination.k8s.io/leases[caldera-scheduler]:patch");
+          "coordination.k8s.io/leases[caldera-scheduler]:patch",
+          "caldera.dev/pluginbundles:list",
+          "caldera.dev/pluginbundles:watch",
+          "caldera.dev/pluginbundles/status:patch");
 
   private static Path deploy;
   private static final List<HasMetadata> OBJECTS = new ArrayList<>();

@@ -60,4 +60,16 @@ class RbacRulesTest {
             "caldera-scheduler");
     assertThat(RbacRules.shipped().allows(otherLease)).isFalse();
   }
+
+  @Test
+  void pluginBundles_areWatchedAndTheirStatusPatched_butTheirSpecNeverWritten() throws Exception {
+    String objects = "/apis/caldera.dev/v1alpha1/namespaces/caldera-system/pluginbundles";
+    RbacRules rules = RbacRules.shipped();
+    assertThat(rules.allows(ApiRequest.of("GET", objects + "?watch=true", ""))).isTrue();
+    assertThat(rules.allows(ApiRequest.of("PATCH", objects + "/p/status", ""))).isTrue();
+    // Who may install code into the scheduler is who may write PluginBundles, never the scheduler.
+    assertThat(rules.allows(ApiRequest.of("PATCH", objects + "/p", ""))).isFalse();
+    assertThat(rules.allows(ApiRequest.of("POST", objects, ""))).isFalse();
+    assertThat(rules.allows(ApiRequest.of("DELETE", objects + "/p", ""))).isFalse();
+  }
 }

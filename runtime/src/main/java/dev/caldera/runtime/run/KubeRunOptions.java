@@ -44,6 +44,7 @@ public record KubeRunOptions(
     String namespace = System.getenv("POD_NAMESPACE");
     if (namespace != null && !namespace.isBlank()) {
       p.put("lease.namespace", namespace);
+      p.put("plugin.bundles.namespace", namespace);
     }
     return p;
   }

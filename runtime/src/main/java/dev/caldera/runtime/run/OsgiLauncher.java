@@ -311,7 +311,10 @@ public final class OsgiLauncher {
 
   private void configure(BundleContext context) throws ReflectiveOperationException {
     if (kube != null) {
-      ConfigAdminBridge.update(context, KubeRunOptions.PID, kube.properties());
+      Map<String, Object> cluster = kube.properties();
+      // PluginBundle objects' jars go where FileInstall hot-swaps the other plugin bundles.
+      cluster.put("plugin.bundles.dir", options.deploy().toAbsolutePath().toString());
+      ConfigAdminBridge.update(context, KubeRunOptions.PID, cluster);
     } else {
       Map<String, Object> cluster = new LinkedHashMap<>();
       cluster.put("dir", options.cluster().toAbsolutePath().toString());

@@ -19,6 +19,14 @@ public interface AdminBackend {
   }
 
   /**
+   * What {@code /metrics} renders: JVM and process metrics and the session latency histograms (the
+   * default has neither: an empty registry, for backends without a loop of their own).
+   */
+  default Metrics metrics() {
+    return new Metrics(false);
+  }
+
+  /**
    * The cluster as the running cluster source sees it, as a scenario file (see {@link
    * ClusterExport}); empty when no source exports one (the embedded cluster does not).
    */

@@ -205,8 +205,10 @@ public final class AdminServer implements AutoCloseable {
       case "/metrics" ->
           new Response(
               200,
-              Prometheus.CONTENT_TYPE,
-              Prometheus.render(
+              Metrics.CONTENT_TYPE,
+              backend
+                  .metrics()
+                  .scrape(
                       monitor.map(SchedulerMonitor::metrics).orElse(null),
                       (int) backend.plugins().stream().filter(p -> p.bundle() != null).count(),
                       backend.metricsSources())

@@ -156,7 +156,7 @@ class AdminServerTest {
     assertThat(r.statusCode()).isEqualTo(200);
     assertThat(r.headers().firstValue("Content-Type"))
         .hasValueSatisfying(v -> assertThat(v).startsWith("text/plain; version=0.0.4"));
-    assertThat(r.body()).contains("caldera_sessions_total 3\n", "caldera_binds_total 5\n");
+    assertThat(r.body()).contains("caldera_sessions_total 3.0\n", "caldera_binds_total 5.0\n");
   }
 
   @Test
@@ -182,10 +182,10 @@ class AdminServerTest {
 
     assertThat(body)
         .contains(
-            "# TYPE caldera_leader gauge\ncaldera_leader 0\n",
-            "caldera_kube_binds_total{result=\"accepted\"} 7\n",
-            "caldera_kube_binds_total{result=\"refused\"} 1\n",
-            "caldera_sessions_total 3\n")
+            "# TYPE caldera_leader gauge\ncaldera_leader 0.0\n",
+            "caldera_kube_binds_total{result=\"accepted\"} 7.0\n",
+            "caldera_kube_binds_total{result=\"refused\"} 1.0\n",
+            "caldera_sessions_total 3.0\n")
         .contains("failed: broken source");
   }
 

@@ -28,7 +28,7 @@ class GrafanaDashboardTest {
 
   @Test
   void everyExpression_namesAFamilyTheLoopExports() throws IOException {
-    String exposition = Prometheus.render(new FakeBackend().monitor().orElseThrow().metrics(), 3);
+    String exposition = new Metrics(false).scrape(everyFamilyWithASample(), 3, List.of());
     Set<String> families = new TreeSet<>();
     Matcher types = Pattern.compile("(?m)^# TYPE (\\S+) ").matcher(exposition);
     while (types.find()) {
@@ -62,6 +62,31 @@ class GrafanaDashboardTest {
       assertThat(panel.get("targets")).as(panel.get("title").asText()).isNotEmpty();
       assertThat(panel.get("datasource").get("uid").asText()).isEqualTo("${datasource}");
     }
+  }
+
+  /**
+   * Loop figures with a sample in every family (the client leaves a family without samples out).
+   */
+  static dev.caldera.framework.loop.LoopMetrics everyFamilyWithASample() {
+    return new dev.caldera.framework.loop.LoopMetrics(
+        3,
+        new dev.caldera.framework.loop.LoopMetrics.Histogram(
+            List.of(0.01, 0.1), List.of(2L, 3L, 3L), 0.0125),
+        5,
+        1,
+        java.util.Map.of("q1", 2L),
+        java.util.Map.of("q1", java.util.Map.of("cpu", 1.5)),
+        java.util.Map.of("q1", java.util.Map.of("cpu", 4.0)),
+        java.util.Map.of("q1", java.util.Map.of("cpu", 8.0)),
+        java.util.Map.of("gang", 2L),
+        java.util.Map.of("gang", 1L),
+        2,
+        List.of("broken.policy"),
+        1,
+        1,
+        true,
+        List.of("capacity"),
+        0);
   }
 
   static JsonNode dashboard() throws IOException {

@@ -16,6 +16,8 @@ import java.util.TreeMap;
  * @param plugins plugin name → the bundle (symbolic name and version) whose factory made it, in
  *     conf order
  * @param pendingByQueue queue → tasks still pending after the session
+ * @param actionNanos action → nanoseconds it ran in the session, in conf order
+ * @param functionNanos {@code plugin/point} → nanoseconds spent in that plugin function
  */
 public record SessionRecord(
     long index,
@@ -26,13 +28,48 @@ public record SessionRecord(
     List<String> evictions,
     int pipelined,
     Map<String, String> plugins,
-    Map<String, Long> pendingByQueue) {
+    Map<String, Long> pendingByQueue,
+    Map<String, Long> actionNanos,
+    Map<String, Long> functionNanos) {
 
   public SessionRecord {
     binds = List.copyOf(binds);
     evictions = List.copyOf(evictions);
     plugins = Collections.unmodifiableMap(new LinkedHashMap<>(plugins));
     pendingByQueue = Collections.unmodifiableMap(new TreeMap<>(pendingByQueue));
+    actionNanos =
+        actionNanos == null
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(actionNanos));
+    functionNanos =
+        functionNanos == null
+            ? Map.of()
+            : Collections.unmodifiableMap(new TreeMap<>(functionNanos));
+  }
+
+  /** A session without timings. */
+  public SessionRecord(
+      long index,
+      String uid,
+      Instant started,
+      double millis,
+      List<Bind> binds,
+      List<String> evictions,
+      int pipelined,
+      Map<String, String> plugins,
+      Map<String, Long> pendingByQueue) {
+    this(
+        index,
+        uid,
+        started,
+        millis,
+        binds,
+        evictions,
+        pipelined,
+        plugins,
+        pendingByQueue,
+        Map.of(),
+        Map.of());
   }
 
   /** A pod bound to a node. */

@@ -1,10 +1,12 @@
 package dev.caldera.admin.internal.osgi;
 
 import dev.caldera.admin.internal.AdminServer;
+import dev.caldera.admin.internal.Metrics;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
+import dev.caldera.framework.loop.SessionRecord;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -43,8 +45,31 @@ public final class AdminComponent {
   @Reference private PluginRegistry registry;
   @Reference private BundleAudit audit;
 
-  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile SchedulerMonitor monitor;
+
+  /** JVM and process metrics, and the latency histograms fed by every session of the loop. */
+  private final Metrics metrics = new Metrics(true);
+
+  private final SchedulerMonitor.Listener timings =
+      new SchedulerMonitor.Listener() {
+        @Override
+        public void sessionCompleted(SessionRecord session) {
+          metrics.observe(session);
+        }
+      };
+
+  @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+  void bindMonitor(SchedulerMonitor m) {
+    m.addListener(timings);
+    monitor = m;
+  }
+
+  void unbindMonitor(SchedulerMonitor m) {
+    m.removeListener(timings);
+    if (monitor == m) {
+      monitor = null;
+    }
+  }
 
   @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
   private volatile QueueInsight insight;
@@ -61,7 +86,8 @@ public final class AdminComponent {
   void activate(BundleContext context, Config config) {
     Path deploy = config.deploy().isBlank() ? audit.deploy() : Path.of(config.deploy());
     OsgiBackend backend =
-        new OsgiBackend(context, registry, () -> monitor, () -> metricsSources, audit, deploy)
+        new OsgiBackend(
+                context, registry, () -> monitor, () -> metricsSources, audit, deploy, metrics)
             .insight(() -> insight);
     InetSocketAddress address;
     try {

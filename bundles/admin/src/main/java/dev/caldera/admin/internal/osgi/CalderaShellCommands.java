@@ -1,5 +1,6 @@
 package dev.caldera.admin.internal.osgi;
 
+import dev.caldera.admin.internal.Metrics;
 import dev.caldera.admin.internal.ShellCommands;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.SchedulerMonitor;
@@ -38,7 +39,14 @@ public final class CalderaShellCommands {
   void activate(BundleContext context) {
     commands =
         new ShellCommands(
-            new OsgiBackend(context, registry, () -> monitor, List::of, audit, audit.deploy()));
+            new OsgiBackend(
+                context,
+                registry,
+                () -> monitor,
+                List::of,
+                audit,
+                audit.deploy(),
+                new Metrics(false)));
   }
 
   /** Plugins: name, bundle, version, state, sessions served. */

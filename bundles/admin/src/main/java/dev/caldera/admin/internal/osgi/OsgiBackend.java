@@ -5,6 +5,7 @@ import dev.caldera.admin.internal.AdminException;
 import dev.caldera.admin.internal.BundleInfo;
 import dev.caldera.admin.internal.DeployRules;
 import dev.caldera.admin.internal.JarCheck;
+import dev.caldera.admin.internal.Metrics;
 import dev.caldera.admin.internal.PluginInfo;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.PluginRegistry;
@@ -49,6 +50,7 @@ final class OsgiBackend implements AdminBackend {
   private final Supplier<List<MetricsSource>> metricsSources;
   private final BundleAudit audit;
   private final Path deploy;
+  private final Metrics metrics;
 
   /**
    * @param deploy the watched deploy directory, or null to install bundles directly
@@ -59,8 +61,10 @@ final class OsgiBackend implements AdminBackend {
       Supplier<SchedulerMonitor> monitor,
       Supplier<List<MetricsSource>> metricsSources,
       BundleAudit audit,
-      Path deploy) {
+      Path deploy,
+      Metrics metrics) {
     this.context = context;
+    this.metrics = metrics;
     this.registry = registry;
     this.monitor = monitor;
     this.metricsSources = metricsSources;
@@ -84,6 +88,11 @@ final class OsgiBackend implements AdminBackend {
   @Override
   public Optional<SchedulerMonitor> monitor() {
     return Optional.ofNullable(monitor.get());
+  }
+
+  @Override
+  public Metrics metrics() {
+    return metrics;
   }
 
   @Override

@@ -395,7 +395,9 @@ public final class SchedulingLoop {
             evicted,
             result.pipelined().size(),
             used,
-            figures.pending());
+            figures.pending(),
+            result.stats() == null ? Map.of() : result.stats().actionNanos(),
+            result.stats() == null ? Map.of() : result.stats().functionNanos());
     state.board().update(snapshot, result, figures, started);
     state.sessionCompleted(r, figures);
   }

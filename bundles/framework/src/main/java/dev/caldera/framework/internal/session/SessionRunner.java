@@ -60,18 +60,23 @@ public final class SessionRunner {
     session.ledger().events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
+    Map<String, Long> actionNanos = new LinkedHashMap<>();
     for (String name : conf.actions()) {
       Action action = registry.action(name).orElseThrow();
+      long t = System.nanoTime();
       session.startAction(name);
       action.execute(session);
+      actionNanos.merge(name, System.nanoTime() - t, Long::sum);
     }
     session.startAction("");
     WaitingLine line = WaitingLine.order(session);
     for (Plugin p : plugins) {
+      long t = System.nanoTime();
       p.onSessionClose(session);
+      session.functionTimes.clock(p.name(), "onSessionClose").add(System.nanoTime() - t);
     }
     SessionResult result = new SessionCloser(session, line).close(System.nanoTime() - start);
-    return result;
+    return result.withTimings(actionNanos, session.functionTimes.snapshot());
   }
 
   /**
@@ -123,7 +128,9 @@ public final class SessionRunner {
     // Every plugin is made and asked for its requirements before the first opens: a held session
     // must not have run any plugin's open (which may record events or count compilations).
     for (int i = 0; i < created.size(); i++) {
+      long t = System.nanoTime();
       created.get(i).onSessionOpen(session, session.registrations().forPlugin(names.get(i)));
+      session.functionTimes.clock(names.get(i), "onSessionOpen").add(System.nanoTime() - t);
     }
     return created;
   }

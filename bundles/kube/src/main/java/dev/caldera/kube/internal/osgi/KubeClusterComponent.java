@@ -11,16 +11,20 @@ import dev.caldera.kube.KubeCluster;
 import dev.caldera.kube.KubeCounters;
 import dev.caldera.kube.KubeOptions;
 import dev.caldera.kube.LeaderElection;
+import dev.caldera.kube.PluginBundles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.Version;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -82,6 +86,15 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
 
     /** This replica's identity; empty for {@code $POD_NAME} (or the host name) and a suffix. */
     String identity() default "";
+
+    /**
+     * The deploy directory the framework watches, where the jars of {@code PluginBundle} objects
+     * are written; empty: no plugin bundles from the cluster.
+     */
+    String plugin_bundles_dir() default "";
+
+    /** The namespace of the {@code PluginBundle} objects; empty for the connection's. */
+    String plugin_bundles_namespace() default "";
   }
 
   private final ExecutorService starter =
@@ -98,6 +111,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private volatile boolean leaderElect;
   private volatile LeaderElection election;
   private volatile boolean closed;
+  private volatile PluginBundles pluginBundles;
 
   @Activate
   void activate(BundleContext context, Config config) throws IOException {
@@ -136,7 +150,44 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
             + String.join(", ", cluster.options().schedulerNames())
             + (config.leader_elect() ? ", leader election" : "")
             + "; waiting for the informers to sync");
+    if (!config.plugin_bundles_dir().isBlank()) {
+      String ns =
+          config.plugin_bundles_namespace().isBlank()
+              ? cluster.namespace()
+              : config.plugin_bundles_namespace();
+      pluginBundles =
+          PluginBundles.start(
+              cluster,
+              ns,
+              Path.of(config.plugin_bundles_dir()),
+              (file, symbolicName, version) -> probe(context, file, symbolicName, version),
+              PluginBundles.Timings.defaults());
+      System.out.println(
+          "cluster: plugin bundles from the PluginBundle objects of "
+              + ns
+              + " into "
+              + config.plugin_bundles_dir());
+    }
     starter.execute(() -> start(config));
+  }
+
+  /** The bundle FileInstall installed from {@code file}, once it has the expected identity. */
+  private static Optional<PluginBundles.Outcome> probe(
+      BundleContext context, String file, String symbolicName, String version) {
+    for (Bundle b : context.getBundles()) {
+      String location = b.getLocation();
+      if ((location.endsWith("/" + file) || location.endsWith("\\" + file))
+          && symbolicName.equals(b.getSymbolicName())
+          && Version.parseVersion(version).equals(b.getVersion())) {
+        return Optional.of(
+            new PluginBundles.Outcome(
+                b.getState() == Bundle.ACTIVE,
+                b.getState() == Bundle.ACTIVE
+                    ? "ACTIVE"
+                    : "state " + b.getState() + " (not resolved or not started)"));
+      }
+    }
+    return Optional.empty();
   }
 
   private void start(Config config) {
@@ -259,6 +310,10 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     LeaderElection e = election;
     if (e != null) {
       e.close();
+    }
+    PluginBundles p = pluginBundles;
+    if (p != null) {
+      p.close();
     }
     if (counters != null) {
       counters.unregister();

@@ -3,18 +3,30 @@ package dev.caldera.kube.internal.osgi;
 import static dev.caldera.kube.MockApi.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.kube.MockApi;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Proxy;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.Version;
 
 /**
  * The OSGi shell without a framework: configured from a kubeconfig file that points at the mock API
@@ -29,6 +41,115 @@ class KubeClusterComponentTest {
   @AfterEach
   void stop() {
     api.close();
+  }
+
+  /**
+   * A BundleContext that accepts service registrations and returns none, and that shows, as
+   * FileInstall would, an ACTIVE bundle for each {@code pluginbundle-*.jar} in {@code deploy}.
+   */
+  private static BundleContext fileInstallContext(Path deploy) {
+    return (BundleContext)
+        Proxy.newProxyInstance(
+            KubeClusterComponentTest.class.getClassLoader(),
+            new Class<?>[] {BundleContext.class},
+            (proxy, method, args) -> {
+              if (!method.getName().equals("getBundles")) {
+                return null;
+              }
+              List<Bundle> bundles = new java.util.ArrayList<>();
+              try (var files = Files.newDirectoryStream(deploy, "pluginbundle-*.jar")) {
+                for (Path f : files) {
+                  bundles.add(
+                      (Bundle)
+                          Proxy.newProxyInstance(
+                              KubeClusterComponentTest.class.getClassLoader(),
+                              new Class<?>[] {Bundle.class},
+                              (b, m, a) ->
+                                  switch (m.getName()) {
+                                    case "getLocation" -> f.toUri().toString();
+                                    case "getSymbolicName" -> "test.probe";
+                                    case "getVersion" -> new Version(1, 2, 0);
+                                    case "getState" -> Bundle.ACTIVE;
+                                    default -> null;
+                                  }));
+                }
+              }
+              return bundles.toArray(Bundle[]::new);
+            });
+  }
+
+  @Test
+  void pluginBundles_areWrittenToTheDeployDirectory_andTheFrameworksBundleIsReported()
+      throws Exception {
+    Manifest m = new Manifest();
+    m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+    m.getMainAttributes().putValue("Bundle-SymbolicName", "test.probe;singleton:=true");
+    m.getMainAttributes().putValue("Bundle-Version", "1.2.0");
+    ByteArrayOutputStream jar = new ByteArrayOutputStream();
+    new JarOutputStream(jar, m).close();
+    byte[] bytes = jar.toByteArray();
+    HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    http.createContext(
+        "/",
+        x -> {
+          x.sendResponseHeaders(200, bytes.length);
+          x.getResponseBody().write(bytes);
+          x.close();
+        });
+    http.start();
+    Path deploy = Files.createDirectories(dir.resolve("deploy"));
+    KubeClusterComponent c = new KubeClusterComponent();
+    c.activate(
+        fileInstallContext(deploy),
+        config(
+            Map.of(
+                "identity",
+                "solo",
+                "plugin_bundles_dir",
+                deploy.toString(),
+                "plugin_bundles_namespace",
+                "test")));
+    ResourceDefinitionContext pluginBundles =
+        dev.caldera.kube.internal.PluginBundleSync.PLUGIN_BUNDLES;
+    try {
+      var kubectl = api.client();
+      kubectl
+          .genericKubernetesResources(pluginBundles)
+          .inNamespace("test")
+          .resource(
+              new GenericKubernetesResourceBuilder()
+                  .withApiVersion("caldera.dev/v1alpha1")
+                  .withKind("PluginBundle")
+                  .withNewMetadata()
+                  .withName("probe")
+                  .endMetadata()
+                  .addToAdditionalProperties(
+                      "spec",
+                      Map.of(
+                          "url",
+                          "http://127.0.0.1:" + http.getAddress().getPort() + "/probe.jar",
+                          "sha256",
+                          HexFormat.of()
+                              .formatHex(MessageDigest.getInstance("SHA-256").digest(bytes))))
+                  .build())
+          .create();
+      await(
+          "reported installed",
+          () ->
+              String.valueOf(
+                      kubectl
+                          .genericKubernetesResources(pluginBundles)
+                          .inNamespace("test")
+                          .withName("probe")
+                          .get()
+                          .getAdditionalProperties()
+                          .get("status"))
+                  .contains("state=Installed"));
+      assertThat(deploy.resolve("pluginbundle-probe.jar")).hasBinaryContent(bytes);
+    } finally {
+      c.deactivate();
+      http.stop(0);
+    }
   }
 
   /** A BundleContext that accepts service registrations and returns none (counters only). */
