@@ -1,5 +1,6 @@
 package dev.caldera.runtime;
 
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.runtime.run.KubeRunOptions;
 import dev.caldera.runtime.run.OsgiLauncher;
 import dev.caldera.runtime.run.RunOptions;
@@ -129,10 +130,6 @@ final class SnapshotCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static final java.time.format.DateTimeFormatter SNAPSHOT_TIME =
-      java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-          .withZone(java.time.ZoneOffset.UTC);
-
   /** Through the kube bundle in a Felix of its own, without a scheduling loop. */
   private String fromCluster() throws Exception {
     if (!Files.isReadable(kubeconfig)) {
@@ -180,7 +177,7 @@ final class SnapshotCommand implements Callable<Integer> {
       return new OsgiLauncher(options, parent.err(), parent.err())
           .snapshot(
               kube,
-              "snapshot-" + SNAPSHOT_TIME.format(java.time.Instant.now()),
+              ClusterExport.snapshotName(java.time.Instant.now()),
               confText,
               policyTexts,
               dropUnread,

@@ -97,20 +97,12 @@ public final class OsgiLauncher {
     long start = System.nanoTime();
     Path storage = Files.createTempDirectory("caldera-felix-");
     try {
-      framework = newFramework(frameworkProperties(storage));
-      framework.init();
-      framework.start();
-      BundleContext context = framework.getBundleContext();
-      List<Bundle> bundles = installBundles(context);
+      List<Bundle> bundles = startWithBundles(storage);
       if (bundles.isEmpty()) {
         err.println("error: no bundles in " + options.bundles());
         return 1;
       }
-      for (Bundle b : bundles) {
-        if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
-          start(b);
-        }
-      }
+      BundleContext context = framework.getBundleContext();
       configure(context);
       setStartLevel(PLUGIN_LEVEL);
       int plugins = awaitDeployed(context);
@@ -200,15 +192,8 @@ public final class OsgiLauncher {
           ReflectiveOperationException {
     Path storage = Files.createTempDirectory("caldera-felix-");
     try {
-      framework = newFramework(frameworkProperties(storage));
-      framework.init();
-      framework.start();
+      startWithBundles(storage);
       BundleContext context = framework.getBundleContext();
-      for (Bundle b : installBundles(context)) {
-        if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
-          start(b);
-        }
-      }
       ConfigAdminBridge.update(context, KubeRunOptions.PID, kube.properties());
       if (!awaitService(context, EXPORT_SERVICE, wait)) {
         throw new IllegalStateException(
@@ -243,6 +228,25 @@ public final class OsgiLauncher {
       stopFramework();
       deleteRecursively(storage);
     }
+  }
+
+  /**
+   * Starts Felix with its cache in {@code storage}, installs every bundle of {@code bundles/} and
+   * starts each but fragments (each runs when the start level reaches its own).
+   *
+   * @return the bundles installed
+   */
+  private List<Bundle> startWithBundles(Path storage) throws IOException, BundleException {
+    framework = newFramework(frameworkProperties(storage));
+    framework.init();
+    framework.start();
+    List<Bundle> bundles = installBundles(framework.getBundleContext());
+    for (Bundle b : bundles) {
+      if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
+        start(b);
+      }
+    }
+    return bundles;
   }
 
   private Map<String, String> frameworkProperties(Path storage) {

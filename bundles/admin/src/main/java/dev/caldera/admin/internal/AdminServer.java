@@ -232,13 +232,9 @@ public final class AdminServer implements AutoCloseable {
   private Response snapshot(Optional<SchedulerMonitor> monitor, Map<String, String> query)
       throws AdminException {
     SchedulerMonitor m = need(monitor);
-    String now =
-        java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
-            .withZone(java.time.ZoneOffset.UTC)
-            .format(java.time.Instant.now());
     ClusterExport.Request request =
         new ClusterExport.Request(
-            "snapshot-" + now,
+            ClusterExport.snapshotName(java.time.Instant.now()),
             m.conf().text(),
             m.policies(),
             Boolean.parseBoolean(query.getOrDefault("dropUnread", "false")),

@@ -1,5 +1,8 @@
 package dev.caldera.framework.loop;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import org.osgi.annotation.versioning.ConsumerType;
 
@@ -11,6 +14,15 @@ import org.osgi.annotation.versioning.ConsumerType;
  */
 @ConsumerType
 public interface ClusterExport {
+
+  /** The name of a snapshot taken at {@code at}: {@code snapshot-20261124-113235} (UTC). */
+  static String snapshotName(Instant at) {
+    return "snapshot-" + SNAPSHOT_TIME.format(at);
+  }
+
+  /** The time in {@link #snapshotName}. */
+  DateTimeFormatter SNAPSHOT_TIME =
+      DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
 
   /**
    * Writes the scenario; the objects are those the source has listed, in a stable order.

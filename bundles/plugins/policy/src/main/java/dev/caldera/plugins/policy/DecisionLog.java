@@ -8,6 +8,7 @@ import dev.caldera.api.info.TaskStatus;
 import dev.caldera.dsl.Decision;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.PolicyContext;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,18 +41,14 @@ final class DecisionLog implements EventHandler {
     for (TaskInfo candidate : candidates) {
       StringBuilder reasons = new StringBuilder();
       boolean allow = true;
-      for (Policy p : policies) {
-        Decision d = p.explainReclaim(context, reclaimer, candidate);
+      for (Decision d : reclaimDecisions(policies, context, reclaimer, candidate)) {
         if (reasons.length() > 0) {
           reasons.append("; ");
         }
         reasons.append(d.allowed() ? "allowed" : "denied");
         reasons.append(" by ").append(d.file()).append(':').append(d.line());
         reasons.append(" (").append(d.rule()).append(')');
-        if (!d.allowed()) {
-          allow = false;
-          break;
-        }
+        allow &= d.allowed();
       }
       String message = "policy decision for reclaimer " + reclaimer.key() + ": " + reasons;
       if (allow) {
@@ -60,6 +57,26 @@ final class DecisionLog implements EventHandler {
         spared.putIfAbsent(candidate.key(), message);
       }
     }
+  }
+
+  /**
+   * The reclaim decisions of {@code policies} for one pair, in order, up to and including the first
+   * denial (which decides; else every policy allowed).
+   */
+  static List<Decision> reclaimDecisions(
+      List<Policy> policies, PolicyContext context, TaskInfo reclaimer, TaskInfo candidate) {
+    List<Decision> out = new ArrayList<>();
+    for (Policy p : policies) {
+      if (!p.hasReclaim()) {
+        continue;
+      }
+      Decision d = p.explainReclaim(context, reclaimer, candidate);
+      out.add(d);
+      if (!d.allowed()) {
+        break;
+      }
+    }
+    return out;
   }
 
   @Override

@@ -121,17 +121,9 @@ final class PolicyAudit {
 
   /** The first enforced policy that denies, else the last that allows. */
   private Decision enforcedReclaim(TaskInfo reclaimer, TaskInfo candidate) {
-    Decision last = null;
-    for (Policy p : enforced) {
-      if (!p.hasReclaim()) {
-        continue;
-      }
-      last = p.explainReclaim(context, reclaimer, candidate);
-      if (!last.allowed()) {
-        return last;
-      }
-    }
-    return last;
+    List<Decision> decisions =
+        DecisionLog.reclaimDecisions(enforced, context, reclaimer, candidate);
+    return decisions.isEmpty() ? null : decisions.get(decisions.size() - 1);
   }
 
   private static String rule(Decision d) {
