@@ -128,11 +128,14 @@ public record SessionResult(
    * @param tasksConsidered tasks that went through node filtering
    * @param nodesFiltered predicate evaluations (task × node)
    * @param nodesScored score evaluations (task × node)
+   * @param nodesReused per-node answers (predicate and score of a task on a node) that allocate
+   *     reused from an earlier task of the same node-local key instead of evaluating afresh
    */
   public record SessionStats(
       long tasksConsidered,
       long nodesFiltered,
       long nodesScored,
+      long nodesReused,
       double durationMillis,
       Map<String, Long> actionNanos,
       Map<String, Long> functionNanos) {
@@ -153,10 +156,28 @@ public record SessionResult(
               : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(functionNanos));
     }
 
-    /** Counters without timings. */
+    /** Counters without reuse. */
+    public SessionStats(
+        long tasksConsidered,
+        long nodesFiltered,
+        long nodesScored,
+        double durationMillis,
+        Map<String, Long> actionNanos,
+        Map<String, Long> functionNanos) {
+      this(
+          tasksConsidered,
+          nodesFiltered,
+          nodesScored,
+          0,
+          durationMillis,
+          actionNanos,
+          functionNanos);
+    }
+
+    /** Counters without reuse and timings. */
     public SessionStats(
         long tasksConsidered, long nodesFiltered, long nodesScored, double durationMillis) {
-      this(tasksConsidered, nodesFiltered, nodesScored, durationMillis, Map.of(), Map.of());
+      this(tasksConsidered, nodesFiltered, nodesScored, 0, durationMillis, Map.of(), Map.of());
     }
   }
 
@@ -176,6 +197,7 @@ public record SessionResult(
             s.tasksConsidered(),
             s.nodesFiltered(),
             s.nodesScored(),
+            s.nodesReused(),
             s.durationMillis(),
             actionNanos,
             functionNanos),

@@ -60,6 +60,52 @@ public interface ActionSession extends Session {
   /** Scores the nodes: Σ node-order scores plus Σ batch scores, one per node in order. */
   double[] scoreNodes(TaskInfo task, List<NodeInfo> nodes);
 
+  // ------------------------------------------------------------ reusing per-node answers
+
+  /**
+   * The task's node-local key: non-null when every enabled predicate, node-order and batch
+   * node-order function declared a {@link dev.caldera.api.extension.NodeLocality} with a non-null
+   * key for the task. Two tasks with equal keys get the same {@link #predicate} status and the same
+   * {@link #scoreNode} on a node whose accounting did not change in between ({@link
+   * #nodeChanges()}). Call it after the task's {@link #prePredicate}. The default is null (no
+   * reuse).
+   */
+  default Object nodeLocalKey(TaskInfo task) {
+    return null;
+  }
+
+  /**
+   * The score {@link #scoreNodes} gives {@code node} among any candidates, for a task whose {@link
+   * #nodeLocalKey} is non-null: the node-order scores, then the batch scores of that node alone,
+   * added in the same order; NaN when a batch function did not succeed.
+   */
+  default double scoreNode(TaskInfo task, NodeInfo node) {
+    return scoreNodes(task, List.of(node))[0];
+  }
+
+  /**
+   * How many times a node's accounting changed in this session so far (allocate, pipeline, evict,
+   * undo, bind): the length of the change log {@link #changedNode} reads. -1 when the session keeps
+   * no log, in which case answers must not be reused.
+   */
+  default int nodeChanges() {
+    return -1;
+  }
+
+  /**
+   * The {@link NodeInfo#index()} of the node whose accounting changed at {@code position} of the
+   * change log, {@code 0 <= position < nodeChanges()}.
+   */
+  default int changedNode(int position) {
+    throw new IndexOutOfBoundsException(position);
+  }
+
+  /**
+   * Counts per-node answers an action reused instead of asking the functions again, for the
+   * session's statistics ({@code caldera bench} shows them beside the nodes filtered and scored).
+   */
+  default void countReusedAnswers(long nodes) {}
+
   /** Combined preemptable victims (tier rules); empty when none. */
   List<TaskInfo> preemptable(TaskInfo preemptor, List<TaskInfo> candidates);
 

@@ -1,5 +1,5 @@
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.caldera.api.action;
 
 import org.osgi.annotation.bundle.Export;

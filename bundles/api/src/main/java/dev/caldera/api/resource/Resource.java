@@ -81,6 +81,43 @@ public final class Resource implements ResourceView {
     return r;
   }
 
+  @Override
+  public Object valueKey() {
+    double[] copy = values.clone();
+    for (int i = 0; i < copy.length; i++) {
+      if (Double.isNaN(copy[i])) {
+        copy[i] = ABSENT_KEY;
+      }
+    }
+    int width = copy.length;
+    while (width > 2 && copy[width - 1] == ABSENT_KEY) {
+      width--;
+    }
+    return new ValueKey(width == copy.length ? copy : Arrays.copyOf(copy, width), maxTaskNum);
+  }
+
+  /** Stands for an absent scalar in a {@link #valueKey()} (NaN would not compare equal). */
+  private static final double ABSENT_KEY = Double.NEGATIVE_INFINITY;
+
+  private record ValueKey(double[] values, int maxTaskNum) {
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof ValueKey k
+          && k.maxTaskNum == maxTaskNum
+          && Arrays.equals(k.values, values);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(values) * 31 + maxTaskNum;
+    }
+
+    @Override
+    public String toString() {
+      return Arrays.toString(values) + "/" + maxTaskNum;
+    }
+  }
+
   /** A deep copy. */
   public Resource copy() {
     Resource r = new Resource(values.clone());

@@ -151,4 +151,13 @@ public sealed interface ResourceView permits Resource {
 
   /** Exact equality of every dimension and of presence (Go's {@code reflect.DeepEqual}). */
   boolean deepEquals(ResourceView o);
+
+  /**
+   * The resource as a value: equal (and equal hash codes) exactly when every value, present or
+   * absent, and the pod-count limit are the same. For keys, e.g. a {@link
+   * dev.caldera.api.extension.NodeLocality} key of a function that reads a task's request.
+   */
+  default Object valueKey() {
+    return copy().valueKey();
+  }
 }

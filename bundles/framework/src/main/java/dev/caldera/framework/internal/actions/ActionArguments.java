@@ -42,6 +42,22 @@ final class ActionArguments {
     }
   }
 
+  /** allocate: how nodes are evaluated ({@link NodeScan}). */
+  static final String NODE_SCAN = "nodeScan";
+
+  String getString(String key, String defaultValue) {
+    try {
+      return values.getString(key, defaultValue);
+    } catch (PluginArgumentException e) {
+      throw renamed(e);
+    }
+  }
+
+  /** The action's error for a value of {@code key} that is not one of {@code expected}. */
+  PluginArgumentException wrong(String key, Object value, String expected) {
+    return renamed(values.wrong(key, value, expected));
+  }
+
   int getInt(String key, int defaultValue) {
     try {
       return values.getInt(key, defaultValue);

@@ -34,9 +34,9 @@ public final class AllocateAction implements Action {
 
   @Override
   public void execute(ActionSession session) {
-    boolean cache =
-        ActionArguments.of(session, NAME).getBoolean(ActionArguments.PREDICATE_ERROR_CACHE, true);
-    new Run(session, cache).run();
+    ActionArguments arguments = ActionArguments.of(session, NAME);
+    boolean cache = arguments.getBoolean(ActionArguments.PREDICATE_ERROR_CACHE, true);
+    new Run(session, cache, NodeScan.of(arguments)).run();
   }
 
   /** One execution's state. */
@@ -48,11 +48,15 @@ public final class AllocateAction implements Action {
     private final FailedRoles failedRoles;
     private final NodeGradients gradients;
     private final int[] single = new int[1];
+    private final NodeScan scan;
+    private final NodeAnswerCache answers;
 
-    Run(ActionSession session, boolean cacheEnabled) {
+    Run(ActionSession session, boolean cacheEnabled, NodeScan scan) {
       this.session = session;
       this.cacheEnabled = cacheEnabled;
       this.nodes = NodeSet.of(session);
+      this.scan = scan;
+      this.answers = scan == NodeScan.FULL ? null : new NodeAnswerCache(session, nodes);
       this.gradients = new NodeGradients(session.nodes().size());
       this.failedRoles = new FailedRoles(session);
     }
@@ -152,15 +156,32 @@ public final class AllocateAction implements Action {
           }
           break;
         }
-        PredicateHelper.Filtered feasible = feasibleNodes(helper, task);
-        if (feasible == null) {
-          failedRoles.failed(job, task);
-          if (failedRoles.needContinueAllocating(job)) {
-            continue;
+        NodeInfo reused = answers == null ? null : answers.choose(task, helper);
+        NodeInfo best;
+        if (reused != null && scan == NodeScan.INCREMENTAL) {
+          best = reused;
+        } else {
+          PredicateHelper.Filtered feasible = feasibleNodes(helper, task);
+          best = feasible == null ? null : gradients.choose(session, task, feasible);
+          if (reused != null && reused != best) {
+            throw new IllegalStateException(
+                "allocate nodeScan=check: for task "
+                    + task.namespace()
+                    + "/"
+                    + task.name()
+                    + " the incremental path chose node "
+                    + reused.name()
+                    + ", the full scan "
+                    + (best == null ? "no node" : "node " + best.name()));
           }
-          break;
+          if (feasible == null) {
+            failedRoles.failed(job, task);
+            if (failedRoles.needContinueAllocating(job)) {
+              continue;
+            }
+            break;
+          }
         }
-        NodeInfo best = gradients.choose(session, task, feasible);
         if (best == null) {
           continue;
         }

@@ -100,6 +100,31 @@ final class PredicateHelper {
     return filter(task, nodes.all(), nodes.size(), check);
   }
 
+  /**
+   * The failures this helper remembers for the task's job and role, one slot per node (null where
+   * none), or null when it remembers none for the task.
+   */
+  Status[] cachedErrors(TaskInfo task) {
+    return cacheEnabled && !task.taskRole().isEmpty() ? errorCache.get(cacheKey(task)) : null;
+  }
+
+  /**
+   * Remembers what a check of every node would have cached for the task: each failing node's status
+   * where none is remembered yet.
+   */
+  void cacheFailures(TaskInfo task, NodeAnswers answers) {
+    if (!cacheEnabled || task.taskRole().isEmpty() || answers.failedCount() == 0) {
+      return;
+    }
+    Status[] cache = errorCache.computeIfAbsent(cacheKey(task), k -> new Status[nodes.size()]);
+    for (int i = 0; i < cache.length; i++) {
+      Status failure = answers.failure(i);
+      if (failure != null && cache[i] == null) {
+        cache[i] = failure;
+      }
+    }
+  }
+
   private Status checkOne(TaskInfo task, int node, Status[] cached, NodeCheck check) {
     if (cached != null && cached[node] != null) {
       return cached[node];

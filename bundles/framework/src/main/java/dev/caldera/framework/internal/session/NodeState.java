@@ -16,6 +16,7 @@ final class NodeState implements NodeInfo {
 
   private final Node node;
   private final int index;
+  private final NodeChangeLog changes;
   private final Resource allocatable;
   private final Resource capacity;
   private final Resource idle;
@@ -26,9 +27,10 @@ final class NodeState implements NodeInfo {
   private List<TaskInfo> taskView = List.of();
   private boolean taskViewStale;
 
-  NodeState(Node node, int index) {
+  NodeState(Node node, int index, NodeChangeLog changes) {
     this.node = node;
     this.index = index;
+    this.changes = changes;
     this.allocatable = Resource.fromList(node.allocatable());
     this.capacity =
         Resource.fromList(node.capacity().isEmpty() ? node.allocatable() : node.capacity());
@@ -63,6 +65,7 @@ final class NodeState implements NodeInfo {
     }
     tasks.put(task.key(), task);
     taskViewStale = true;
+    changes.changed(index);
   }
 
   /** Removes a task, reversing what {@link #addTask} did for its current status. */
@@ -84,6 +87,7 @@ final class NodeState implements NodeInfo {
       }
     }
     taskViewStale = true;
+    changes.changed(index);
   }
 
   /** {@code UpdateTask}: removes the task under its old status and adds it under the new one. */

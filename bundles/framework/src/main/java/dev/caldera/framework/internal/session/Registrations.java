@@ -2,6 +2,7 @@ package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.Extensions;
+import dev.caldera.api.extension.NodeLocality;
 import dev.caldera.framework.conf.FlagGates;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.Tier;
@@ -20,12 +21,28 @@ final class Registrations {
 
   private final Map<ExtensionPoint<?>, Map<String, List<Object>>> byPoint = new HashMap<>();
   private final List<Object> eventHandlers = new ArrayList<>();
+  private final Map<ExtensionPoint<?>, Map<String, NodeLocality>> localities = new HashMap<>();
 
   /** An {@link Extensions} bound to one plugin name. */
   Extensions forPlugin(String plugin) {
     return new Extensions() {
       @Override
       public <T> void add(ExtensionPoint<T> point, T fn) {
+        register(point, fn);
+      }
+
+      @Override
+      public <T> void add(ExtensionPoint<T> point, T fn, NodeLocality locality) {
+        Extensions.super.add(point, fn, locality);
+        localities.computeIfAbsent(point, p -> new HashMap<>()).put(plugin, locality);
+      }
+
+      private <T> void register(ExtensionPoint<T> point, T fn) {
+        // A registration without a locality replaces an earlier one with it.
+        Map<String, NodeLocality> declared = localities.get(point);
+        if (declared != null) {
+          declared.remove(plugin);
+        }
         if (point == ExtensionPoint.EVENT_HANDLER) {
           eventHandlers.add(fn);
           return;
@@ -79,6 +96,20 @@ final class Registrations {
       }
     }
     return out.toArray(new String[0]);
+  }
+
+  /**
+   * The node locality of each function {@link #tiers} lists, flattened like {@link #pluginNames};
+   * null where the plugin registered none.
+   */
+  NodeLocality[] localities(ExtensionPoint<?> point, List<Tier> tiers) {
+    Map<String, NodeLocality> declared = localities.getOrDefault(point, Map.of());
+    String[] plugins = pluginNames(point, tiers);
+    NodeLocality[] out = new NodeLocality[plugins.length];
+    for (int i = 0; i < plugins.length; i++) {
+      out[i] = declared.get(plugins[i]);
+    }
+    return out;
   }
 
   /** Every event handler, in registration order. */

@@ -15,6 +15,7 @@ import dev.caldera.api.extension.JobPipelinedFn;
 import dev.caldera.api.extension.JobReadyFn;
 import dev.caldera.api.extension.JobStarvingFn;
 import dev.caldera.api.extension.JobValidFn;
+import dev.caldera.api.extension.NodeLocality;
 import dev.caldera.api.extension.NodeOrderFn;
 import dev.caldera.api.extension.OverusedFn;
 import dev.caldera.api.extension.PrePredicateFn;
@@ -78,6 +79,7 @@ public final class SessionImpl implements ActionSession {
   private final Map<String, JobState> jobMap;
   private final List<NodeInfo> nodes;
   private final Map<String, NodeState> nodeMap;
+  private final NodeChangeLog nodeChanges;
   private final List<QueueInfo> queues;
   private final Map<String, QueueState> queueMap;
   private final Resource totalResource;
@@ -92,6 +94,9 @@ public final class SessionImpl implements ActionSession {
   final LongAdder tasksConsidered = new LongAdder();
   final LongAdder nodesFiltered = new LongAdder();
   final LongAdder nodesScored = new LongAdder();
+
+  /** Per-node answers allocate reused instead of asking the plugins again (task × node). */
+  final LongAdder nodesReused = new LongAdder();
 
   // Why jobs do not run: the last blocker reported per job and per queue, and who is deciding (the
   // action running and the plugin whose function is being called), to name them in a blocker.
@@ -118,6 +123,9 @@ public final class SessionImpl implements ActionSession {
   private String[] simulateRemoveTaskPlugins;
   private NodeOrderFn[] nodeOrders;
   private List<BatchNodeOrderFn> batchNodeOrders;
+  // The node localities the per-node functions declared, one array per point in the order above;
+  // null when some enabled function of the three points declared none (no reuse at all).
+  private NodeLocality[] nodeLocalities;
   // Time per plugin in the per-node functions, the ones a session calls most (task x node): one
   // call in SAMPLE_EVERY is timed (timing each call cost 70% more session time on caldera bench
   // small) and counts for SAMPLE_EVERY. The tick is shared by the scoring threads without
@@ -158,7 +166,9 @@ public final class SessionImpl implements ActionSession {
       ClusterInfo clusterInfo,
       List<JobState> jobs,
       List<NodeState> nodes,
+      NodeChangeLog nodeChanges,
       List<QueueState> queues) {
+    this.nodeChanges = nodeChanges;
     this.uid = uid;
     this.now = now;
     this.conf = conf;
@@ -203,6 +213,11 @@ public final class SessionImpl implements ActionSession {
     nodeOrders =
         flat(registrations.tiers(ExtensionPoint.NODE_ORDER, t)).toArray(NodeOrderFn[]::new);
     batchNodeOrders = flat(registrations.tiers(ExtensionPoint.BATCH_NODE_ORDER, t));
+    nodeLocalities =
+        allDeclared(
+            registrations.localities(ExtensionPoint.PREDICATE, t),
+            registrations.localities(ExtensionPoint.NODE_ORDER, t),
+            registrations.localities(ExtensionPoint.BATCH_NODE_ORDER, t));
     predicateClocks = functionTimes.clocks(predicatePlugins, "predicate");
     prePredicateClocks = functionTimes.clocks(prePredicatePlugins, "prePredicate");
     nodeOrderClocks =
@@ -575,6 +590,68 @@ public final class SessionImpl implements ActionSession {
       }
     }
     return scores;
+  }
+
+  @Override
+  public Object nodeLocalKey(TaskInfo task) {
+    if (nodeLocalities == null) {
+      return null;
+    }
+    Object[] keys = new Object[nodeLocalities.length];
+    for (int i = 0; i < keys.length; i++) {
+      Object key = nodeLocalities[i].taskKey(task);
+      if (key == null) {
+        return null;
+      }
+      keys[i] = key;
+    }
+    return List.of(keys);
+  }
+
+  @Override
+  public double scoreNode(TaskInfo task, NodeInfo node) {
+    nodesScored.increment();
+    double score = nodeOrders.length > 0 ? nodeOrderScore(task, node) : 0;
+    if (!batchNodeOrders.isEmpty()) {
+      double[] batch = new double[1];
+      List<NodeInfo> alone = List.of(node);
+      for (BatchNodeOrderFn fn : batchNodeOrders) {
+        Status s = fn.score(task, alone, batch);
+        if (s != null && !s.isSuccess()) {
+          return Double.NaN;
+        }
+      }
+      score += batch[0];
+    }
+    return score;
+  }
+
+  @Override
+  public int nodeChanges() {
+    return nodeChanges.size();
+  }
+
+  @Override
+  public int changedNode(int position) {
+    return nodeChanges.at(position);
+  }
+
+  @Override
+  public void countReusedAnswers(long nodes) {
+    nodesReused.add(nodes);
+  }
+
+  private static NodeLocality[] allDeclared(NodeLocality[]... points) {
+    List<NodeLocality> all = new ArrayList<>();
+    for (NodeLocality[] point : points) {
+      for (NodeLocality locality : point) {
+        if (locality == null) {
+          return null;
+        }
+        all.add(locality);
+      }
+    }
+    return all.toArray(NodeLocality[]::new);
   }
 
   private double nodeOrderScore(TaskInfo task, NodeInfo node) {

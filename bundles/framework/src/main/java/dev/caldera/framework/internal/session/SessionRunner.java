@@ -207,9 +207,10 @@ public final class SessionRunner {
 
     List<NodeState> nodes = new ArrayList<>();
     Map<String, NodeState> nodeByName = new HashMap<>();
+    NodeChangeLog nodeChanges = new NodeChangeLog();
     for (Node n : snapshot.nodes()) {
       if (!nodeByName.containsKey(n.name())) {
-        NodeState ns = new NodeState(n, nodes.size());
+        NodeState ns = new NodeState(n, nodes.size(), nodeChanges);
         nodes.add(ns);
         nodeByName.put(n.name(), ns);
       }
@@ -265,6 +266,7 @@ public final class SessionRunner {
             snapshot.info(),
             jobs,
             nodes,
+            nodeChanges,
             queues);
     session.orphans = List.copyOf(orphans);
     return session;
@@ -338,7 +340,10 @@ public final class SessionRunner {
               session.tasksConsidered.sum(),
               session.nodesFiltered.sum(),
               session.nodesScored.sum(),
-              nanos / 1_000_000.0);
+              session.nodesReused.sum(),
+              nanos / 1_000_000.0,
+              Map.of(),
+              Map.of());
       return new SessionResult(
           session.uid(),
           List.copyOf(session.ledger().binds),

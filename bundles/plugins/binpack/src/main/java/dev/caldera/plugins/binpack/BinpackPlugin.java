@@ -37,7 +37,8 @@ public final class BinpackPlugin implements Plugin {
   @Override
   public void onSessionOpen(Session session, Extensions extensions) {
     if (arguments.weight() != 0) {
-      extensions.add(ExtensionPoint.NODE_ORDER, this::score);
+      // The score reads the task's request and the node's figures only.
+      extensions.add(ExtensionPoint.NODE_ORDER, this::score, task -> task.resreq().valueKey());
     }
   }
 

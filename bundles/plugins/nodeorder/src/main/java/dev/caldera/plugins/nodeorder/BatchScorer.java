@@ -34,6 +34,35 @@ final class BatchScorer implements BatchNodeOrderFn {
     this.cluster = cluster;
   }
 
+  /**
+   * The {@link dev.caldera.api.extension.NodeLocality} key of a task: its requests, when every
+   * enabled scorer that normalises over the candidates or counts other pods has nothing to say
+   * about it (the same conditions as the shortcuts in {@link #score}); else null.
+   */
+  Object taskKey(TaskInfo task) {
+    Pod pod = task.pod();
+    if (weights.nodeAffinity() != 0
+        && pod.nodeAffinity() != null
+        && !pod.nodeAffinity().preferred().isEmpty()) {
+      return null;
+    }
+    if (weights.podAffinity() != 0
+        && (PreferredAffinity.has(pod) || cluster.podsWithPreferredAffinity() > 0)) {
+      return null;
+    }
+    if (weights.taintToleration() != 0 && cluster.anyPreferNoSchedule()) {
+      return null;
+    }
+    if (weights.podTopologySpread() != 0
+        && (!pod.topologySpreadConstraints().isEmpty()
+            || !pod.metadata().ownerReferences().isEmpty())) {
+      return null;
+    }
+    synchronized (cluster) {
+      return cluster.request(task, pod);
+    }
+  }
+
   @Override
   public Status score(TaskInfo task, List<NodeInfo> candidates, double[] scores) {
     int size = candidates.size();

@@ -2,6 +2,8 @@ package dev.caldera.plugins.nodeorder;
 
 import dev.caldera.api.model.Container;
 import dev.caldera.api.model.Pod;
+import java.util.ArrayList;
+import java.util.List;
 
 /** kube-scheduler's ImageLocality score: the node's share of the pod's images, by size. */
 final class ImageLocality {
@@ -26,6 +28,18 @@ final class ImageLocality {
       sum += images.scaled(c.image() == null ? "" : c.image());
     }
     return priority(sum, pod.initContainers().size() + pod.containers().size());
+  }
+
+  /** The images {@link #score} reads, in the order it reads them (a node-locality key). */
+  static List<String> images(Pod pod) {
+    List<String> images = new ArrayList<>();
+    for (Container c : pod.initContainers()) {
+      images.add(c.image() == null ? "" : c.image());
+    }
+    for (Container c : pod.containers()) {
+      images.add(c.image() == null ? "" : c.image());
+    }
+    return images;
   }
 
   /** {@code calculatePriority}: the clamped sum mapped linearly onto 0..100. */

@@ -45,10 +45,12 @@ public final class NodeOrderPlugin implements Plugin {
       extensions.add(
           ExtensionPoint.NODE_ORDER,
           (TaskInfo task, NodeInfo node) ->
-              (double) ImageLocality.score(task.pod(), cluster.images(node.name())) * weight);
+              (double) ImageLocality.score(task.pod(), cluster.images(node.name())) * weight,
+          task -> ImageLocality.images(task.pod()));
     }
     if (weights.anyBatchScorer()) {
-      extensions.add(ExtensionPoint.BATCH_NODE_ORDER, new BatchScorer(weights, cluster));
+      BatchScorer scorer = new BatchScorer(weights, cluster);
+      extensions.add(ExtensionPoint.BATCH_NODE_ORDER, scorer, scorer::taskKey);
     }
   }
 }

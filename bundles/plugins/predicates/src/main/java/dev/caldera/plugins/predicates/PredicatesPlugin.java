@@ -4,6 +4,7 @@ import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.Session;
+import dev.caldera.api.extension.NodeLocality;
 import dev.caldera.api.extension.Status;
 
 /**
@@ -39,9 +40,12 @@ public final class PredicatesPlugin implements Plugin {
   public void onSessionOpen(Session session, Extensions extensions) {
     PredicatesSession predicates = new PredicatesSession(arguments, session);
     extensions.add(ExtensionPoint.PRE_PREDICATE, predicates::prePredicate);
-    extensions.add(ExtensionPoint.PREDICATE, predicates::predicate);
+    extensions.add(ExtensionPoint.PREDICATE, predicates::predicate, predicates::localityKey);
     // Volume binding scores only with storage capacity tracking (not modelled); DRA: no claims.
-    extensions.add(ExtensionPoint.BATCH_NODE_ORDER, (task, nodes, scores) -> Status.OK);
+    extensions.add(
+        ExtensionPoint.BATCH_NODE_ORDER,
+        (task, nodes, scores) -> Status.OK,
+        NodeLocality.TASK_INDEPENDENT);
     extensions.add(ExtensionPoint.SIMULATE_PREDICATE, predicates::simulatePredicate);
     extensions.add(ExtensionPoint.SIMULATE_ADD_TASK, predicates::simulateAddTask);
     extensions.add(ExtensionPoint.SIMULATE_REMOVE_TASK, predicates::simulateRemoveTask);

@@ -8,6 +8,9 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
+import dev.caldera.api.model.NodeAffinity;
+import dev.caldera.api.model.NodeSelectorTerm;
+import dev.caldera.api.model.Toleration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -259,6 +262,35 @@ final class PredicatesSession {
     }
     return result == null ? Status.OK : result;
   }
+
+  /**
+   * The task's {@link dev.caldera.api.extension.NodeLocality} key: what {@link #predicate} reads of
+   * it, when its answer on a node depends on that node alone; null when the task has inter-pod
+   * affinity to check (its own required terms, or existing pods' anti-affinity that matches it),
+   * hard spread constraints or volumes, whose answers depend on other nodes and pods.
+   */
+  Object localityKey(TaskInfo task) {
+    TaskState state = state(task);
+    TaskFacts f = state.facts;
+    if (state.affinity != null || state.spread != null || !f.claims.isEmpty()) {
+      return null;
+    }
+    NodeAffinity affinity = f.pod.nodeAffinity();
+    return new LocalityKey(
+        f.pod.nodeSelector(),
+        affinity == null ? null : affinity.required(),
+        f.tolerations,
+        List.of(f.hostPorts),
+        f.templateUid);
+  }
+
+  /** What the node-local part of the predicate reads of a pod. */
+  private record LocalityKey(
+      Map<String, String> nodeSelector,
+      List<NodeSelectorTerm> requiredNodeAffinity,
+      List<Toleration> tolerations,
+      List<HostPorts.Wanted> hostPorts,
+      String templateUid) {}
 
   private int podCount(NodeInfo node, NodeSlot slot) {
     return deallocated.isEmpty() ? node.taskCount() : slot.view(deallocated).pods.size();
