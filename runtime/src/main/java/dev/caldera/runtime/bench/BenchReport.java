@@ -12,7 +12,7 @@ import java.util.Locale;
  */
 public final class BenchReport {
 
-  private static final String ROW = "%7s %10s %10s %8s %10s %9s %14s %12s%n";
+  private static final String ROW = "%7s %10s %10s %8s %10s %9s %14s %12s %12s%n";
 
   private BenchReport() {}
 
@@ -29,7 +29,8 @@ public final class BenchReport {
         "pods/s",
         "tasks",
         "filtered/task",
-        "scored/task");
+        "scored/task",
+        "reused/task");
   }
 
   /** One table row. */
@@ -44,7 +45,8 @@ public final class BenchReport {
         fixed(m.podsPerSecond()),
         m.tasksConsidered(),
         fixed(m.avgNodesFilteredPerTask()),
-        fixed(m.avgNodesScoredPerTask()));
+        fixed(m.avgNodesScoredPerTask()),
+        fixed(m.avgNodesReusedPerTask()));
   }
 
   /** The summary lines after the rows. */

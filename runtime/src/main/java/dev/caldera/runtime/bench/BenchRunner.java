@@ -91,6 +91,7 @@ public final class BenchRunner {
     long tasks = stats == null ? 0 : stats.tasksConsidered();
     double filtered = stats == null || tasks == 0 ? 0 : (double) stats.nodesFiltered() / tasks;
     double scored = stats == null || tasks == 0 ? 0 : (double) stats.nodesScored() / tasks;
+    double reused = stats == null || tasks == 0 ? 0 : (double) stats.nodesReused() / tasks;
     int bound = result.binds().size();
     return new SessionMeasurement(
         index,
@@ -100,7 +101,8 @@ public final class BenchRunner {
         perSecond(bound, millis),
         tasks,
         filtered,
-        scored);
+        scored,
+        reused);
   }
 
   static int pendingPods(List<Pod> pods) {

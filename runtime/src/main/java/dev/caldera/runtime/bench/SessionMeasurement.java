@@ -7,6 +7,8 @@ package dev.caldera.runtime.bench;
  * @param tasksConsidered tasks that went through node filtering
  * @param avgNodesFilteredPerTask predicate evaluations per considered task
  * @param avgNodesScoredPerTask score evaluations per considered task
+ * @param avgNodesReusedPerTask per-node answers allocate reused per considered task instead of
+ *     evaluating them afresh (filtered + reused is what a full scan would have evaluated)
  */
 public record SessionMeasurement(
     int index,
@@ -16,4 +18,5 @@ public record SessionMeasurement(
     double podsPerSecond,
     long tasksConsidered,
     double avgNodesFilteredPerTask,
-    double avgNodesScoredPerTask) {}
+    double avgNodesScoredPerTask,
+    double avgNodesReusedPerTask) {}

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class BenchReportTest {
 
   private static final SessionMeasurement SESSION =
-      new SessionMeasurement(1, 1234.56, 10000, 0, 8100.26, 10000, 1000.0, 250.5);
+      new SessionMeasurement(1, 1234.56, 10000, 0, 8100.26, 10000, 1000.0, 250.5, 998.2);
 
   private static final BenchResult RESULT =
       new BenchResult(
@@ -46,7 +46,8 @@ class BenchReportTest {
     assertThat(text)
         .contains("1000 nodes, 10000 pods (1000 jobs x 10 tasks, 10 queues), 1 session, 0 warm-up");
     assertThat(text.lines().toList().get(2).trim().split("\\s+"))
-        .containsExactly("1", "1234.6", "10000", "0", "8100.3", "10000", "1000.0", "250.5");
+        .containsExactly(
+            "1", "1234.6", "10000", "0", "8100.3", "10000", "1000.0", "250.5", "998.2");
     assertThat(text)
         .contains("summary: 10000 pods bound in 1234.6 ms (8100.3 pods/s), 0 pods pending")
         .contains("peak 512.0 MiB", "100.0 MiB after setup")
@@ -61,6 +62,7 @@ class BenchReportTest {
     assertThat(root.at("/workload/scenario").isMissingNode()).isTrue();
     assertThat(root.at("/sessions/0/podsBound").asInt()).isEqualTo(10000);
     assertThat(root.at("/sessions/0/avgNodesScoredPerTask").asDouble()).isEqualTo(250.5);
+    assertThat(root.at("/sessions/0/avgNodesReusedPerTask").asDouble()).isEqualTo(998.2);
     assertThat(root.at("/podsPending").asInt()).isZero();
     assertThat(root.at("/peakHeapBytes").asLong()).isEqualTo(512L * 1024 * 1024);
     assertThat(root.at("/bindsDigest").asText()).isEqualTo("0123456789abcdef");
