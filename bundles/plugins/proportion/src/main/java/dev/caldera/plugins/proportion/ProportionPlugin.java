@@ -234,7 +234,9 @@ public final class ProportionPlugin implements Plugin {
   private void enqueued(JobInfo job) {
     QueueAttr attr = attrs.get(job.queue());
     if (attr != null && job.minResources() != null) {
-      attr.inqueue.add(job.deductSchedulingGated(job.minResources().copy()));
+      Resource inqueue =
+          attr.inqueue.copy().add(job.deductSchedulingGated(job.minResources().copy()));
+      attrs.put(job.queue(), attr.withInqueue(inqueue));
     }
   }
 
@@ -264,11 +266,12 @@ public final class ProportionPlugin implements Plugin {
     if (attr == null) {
       return;
     }
+    Resource allocated = attr.allocated.copy();
     if (add) {
-      attr.allocated.add(task.resreq());
+      allocated.add(task.resreq());
     } else {
-      attr.allocated.sub(task.resreq());
+      allocated.sub(task.resreq());
     }
-    attr.updateShare();
+    table.put(job.queue(), attr.withAllocated(allocated));
   }
 }

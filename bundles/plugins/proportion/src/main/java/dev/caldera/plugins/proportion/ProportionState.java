@@ -11,9 +11,12 @@ final class ProportionState implements CycleState.Data {
 
   final Map<String, QueueAttr> attrs;
 
+  /**
+   * A snapshot of {@code source}: its queue attributes are shared, which is safe because they are
+   * replaced, never changed, once the session is open ({@link QueueAttr#withAllocated}).
+   */
   ProportionState(Map<String, QueueAttr> source) {
-    this.attrs = new TreeMap<>();
-    source.forEach((name, attr) -> attrs.put(name, attr.copy()));
+    this.attrs = new TreeMap<>(source);
   }
 
   @Override

@@ -39,17 +39,36 @@ final class QueueAttr {
     this.guarantee = Resource.empty();
   }
 
-  QueueAttr copy() {
+  /**
+   * This queue with another allocation and the share that follows, sharing every other figure. Once
+   * a session is open, queue attributes change only through this and {@link #withInqueue} (copy on
+   * write), so that a snapshot of the table ({@link ProportionState}) is a copy of references.
+   */
+  QueueAttr withAllocated(Resource newAllocated) {
+    QueueAttr c = sharingCopy();
+    c.allocated = newAllocated;
+    c.updateShare();
+    return c;
+  }
+
+  /** This queue with another {@link #inqueue}, sharing every other figure. */
+  QueueAttr withInqueue(Resource newInqueue) {
+    QueueAttr c = sharingCopy();
+    c.inqueue = newInqueue;
+    return c;
+  }
+
+  private QueueAttr sharingCopy() {
     QueueAttr c = new QueueAttr(name, weight);
     c.share = share;
-    c.deserved = deserved.copy();
-    c.allocated = allocated.copy();
-    c.request = request.copy();
-    c.elastic = elastic.copy();
-    c.inqueue = inqueue.copy();
-    c.capability = capability == null ? null : capability.copy();
-    c.realCapability = realCapability == null ? null : realCapability.copy();
-    c.guarantee = guarantee.copy();
+    c.deserved = deserved;
+    c.allocated = allocated;
+    c.request = request;
+    c.elastic = elastic;
+    c.inqueue = inqueue;
+    c.capability = capability;
+    c.realCapability = realCapability;
+    c.guarantee = guarantee;
     return c;
   }
 
