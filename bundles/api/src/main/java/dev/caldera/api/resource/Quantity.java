@@ -22,6 +22,13 @@ public final class Quantity implements Comparable<Quantity> {
   private final BigDecimal amount;
   private final String text;
 
+  // The two integer views, computed on first use: a session reads every pod's requests, and the
+  // BigDecimal arithmetic was a measurable share of opening one. NOT_YET is a possible value too;
+  // it is then recomputed on each call, which is still correct.
+  private static final long NOT_YET = Long.MIN_VALUE;
+  private volatile long milli = NOT_YET;
+  private volatile long whole = NOT_YET;
+
   private Quantity(BigDecimal amount, String text) {
     this.amount = amount;
     this.text = text;
@@ -136,12 +143,22 @@ public final class Quantity implements Comparable<Quantity> {
 
   /** Thousandths, rounded up (Kubernetes {@code MilliValue}). */
   public long milliValue() {
-    return amount.multiply(THOUSAND).setScale(0, RoundingMode.CEILING).longValueExact();
+    long m = milli;
+    if (m == NOT_YET) {
+      m = amount.multiply(THOUSAND).setScale(0, RoundingMode.CEILING).longValueExact();
+      milli = m;
+    }
+    return m;
   }
 
   /** Whole units, rounded up (Kubernetes {@code Value}). */
   public long value() {
-    return amount.setScale(0, RoundingMode.CEILING).longValueExact();
+    long v = whole;
+    if (v == NOT_YET) {
+      v = amount.setScale(0, RoundingMode.CEILING).longValueExact();
+      whole = v;
+    }
+    return v;
   }
 
   /** True if this quantity is zero. */

@@ -318,6 +318,9 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public CycleState cycleState(TaskInfo task) {
+    if (task instanceof TaskState state) {
+      return state.cycleState();
+    }
     return cycleStates.computeIfAbsent(task.uid(), k -> new CycleStateImpl());
   }
 

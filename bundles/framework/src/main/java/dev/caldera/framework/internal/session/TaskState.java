@@ -1,5 +1,6 @@
 package dev.caldera.framework.internal.session;
 
+import dev.caldera.api.extension.CycleState;
 import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
@@ -21,6 +22,7 @@ final class TaskState implements TaskInfo {
   private final int podIndex;
 
   TaskStatus status;
+  private volatile CycleState cycleState;
   String nodeName;
   boolean evictionOccurred;
 
@@ -101,6 +103,21 @@ final class TaskState implements TaskInfo {
   @Override
   public String nodeName() {
     return nodeName;
+  }
+
+  /** The task's scratch state for this session (a task state lives for one session). */
+  CycleState cycleState() {
+    CycleState state = cycleState;
+    if (state == null) {
+      synchronized (this) {
+        state = cycleState;
+        if (state == null) {
+          state = new CycleStateImpl();
+          cycleState = state;
+        }
+      }
+    }
+    return state;
   }
 
   @Override
