@@ -17,6 +17,9 @@ import org.osgi.annotation.versioning.ConsumerType;
  *   <li>Gate: {@code enableNodeOrder}.
  *   <li>Threading: on the session's thread; {@code scores} is this call's own.
  *   <li>Null: a null status counts as success.
+ *   <li>Reuse: registered with a {@link NodeLocality}, it promises that a node's score does not
+ *       depend on the other candidates (no normalisation) for the tasks it gives a key; allocate
+ *       may then call it with one node at a time and reuse scores across tasks of the key.
  * </ul>
  */
 @ConsumerType

@@ -14,6 +14,9 @@ import org.osgi.annotation.versioning.ConsumerType;
  *   <li>Gate: {@code enableNodeOrder}.
  *   <li>Threading: may be called concurrently for different nodes (from 256 candidates on); must
  *       not change session state.
+ *   <li>Reuse: registered with a {@link NodeLocality}, its score for a task may be reused for later
+ *       tasks of the same key on a node whose state did not change; without one, it is called for
+ *       every task and node (and allocate reuses no answers at all).
  * </ul>
  */
 @ConsumerType

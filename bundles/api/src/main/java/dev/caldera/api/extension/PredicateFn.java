@@ -15,6 +15,9 @@ import org.osgi.annotation.versioning.ConsumerType;
  *   <li>Gate: {@code enablePredicate}.
  *   <li>Threading: may be called concurrently for different nodes; must not change session state.
  *   <li>Null: a null status counts as success.
+ *   <li>Reuse: registered with a {@link NodeLocality}, its answer for a task may be reused for
+ *       later tasks of the same key on a node whose state did not change; without one, it is called
+ *       for every task and node (and allocate reuses no answers at all).
  * </ul>
  */
 @ConsumerType
