@@ -52,8 +52,17 @@ public record PodFacts(
         priorityOf(pod),
         preemptable == null || isTrue(preemptable),
         role == null ? "" : role,
-        pod.schedulingGates().stream().anyMatch(g -> !g.equals(QUEUE_ALLOCATION_GATE)),
+        gatedBeyondQueueAllocation(pod.schedulingGates()),
         statusOf(pod));
+  }
+
+  private static boolean gatedBeyondQueueAllocation(java.util.List<String> gates) {
+    for (String gate : gates) {
+      if (!gate.equals(QUEUE_ALLOCATION_GATE)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

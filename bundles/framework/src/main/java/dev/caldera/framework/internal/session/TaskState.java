@@ -50,12 +50,22 @@ final class TaskState implements TaskInfo {
 
   /** The numeric last dash-separated segment of a name with at least three segments, else -1. */
   static int podIndex(String name) {
-    String[] parts = name.split("-");
-    if (parts.length < 3) {
+    // As name.split("-") counts segments (trailing empty ones dropped), without the array.
+    int end = name.length();
+    while (end > 0 && name.charAt(end - 1) == '-') {
+      end--;
+    }
+    int dashes = 0;
+    for (int i = 0; i < end; i++) {
+      if (name.charAt(i) == '-') {
+        dashes++;
+      }
+    }
+    if (end == 0 || dashes < 2) {
       return -1;
     }
     try {
-      return Integer.parseInt(parts[parts.length - 1]);
+      return Integer.parseInt(name, name.lastIndexOf('-', end - 1) + 1, end, 10);
     } catch (NumberFormatException e) {
       return -1;
     }
