@@ -156,7 +156,8 @@ public final class AllocateAction implements Action {
           }
           break;
         }
-        NodeInfo reused = answers == null ? null : answers.choose(task, helper);
+        NodeInfo reused =
+            answers == null ? null : answers.choose(task, helper, scan == NodeScan.INCREMENTAL);
         NodeInfo best;
         if (reused != null && scan == NodeScan.INCREMENTAL) {
           best = reused;

@@ -45,10 +45,12 @@ final class NodeAnswerCache {
 
   /**
    * The node the full scan would choose for {@code task}, or null when the full scan must decide.
-   * Call after the task's pre-predicates; remembers in {@code helper} what the full scan's checks
-   * would have remembered.
+   * Call after the task's pre-predicates.
+   *
+   * @param rememberFailures whether to remember in {@code helper} what the full scan's checks would
+   *     have remembered (not when the full scan runs too, so that it finds its own answers)
    */
-  NodeInfo choose(TaskInfo task, PredicateHelper helper) {
+  NodeInfo choose(TaskInfo task, PredicateHelper helper, boolean rememberFailures) {
     if (nodes.size() == 0 || !task.pod().nominatedNodeName().isEmpty()) {
       return null;
     }
@@ -78,7 +80,9 @@ final class NodeAnswerCache {
     if (remembered != null && remembered[best] != null) {
       return null;
     }
-    helper.cacheFailures(task, answers);
+    if (rememberFailures) {
+      helper.cacheFailures(task, answers);
+    }
     return nodes.get(best);
   }
 }
