@@ -6,11 +6,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The unpacked distribution has its launcher, every jar, the default conf and the demo. */
 class DistributionTest {
@@ -18,11 +21,19 @@ class DistributionTest {
   private record Run(int code, String output) {}
 
   private static Run launch(String... args) throws IOException, InterruptedException {
-    Path dir = Distribution.dir();
+    return launchIn(Distribution.dir(), Map.of(), args);
+  }
+
+  /** Runs {@code dir}/bin/caldera with {@code env} added to this process's environment. */
+  private static Run launchIn(Path dir, Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(dir.resolve("bin/caldera").toString()));
     command.addAll(List.of(args));
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile());
+    builder.environment().remove("JAVA_OPTS");
+    builder.environment().remove("CALDERA_CDS");
+    builder.environment().putAll(env);
+    Process p = builder.redirectErrorStream(true).start();
     boolean done = p.waitFor(2, TimeUnit.MINUTES);
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(done).as("bin/caldera finished; output so far:%n%s", output).isTrue();
@@ -113,6 +124,74 @@ class DistributionTest {
         assertThat(components)
             .as("components of %s", jar.getFileName())
             .allSatisfy(xml -> assertThat(xml).contains("configuration-policy=\"ignore\""));
+      }
+    }
+  }
+
+  /** The classes {@code bin/caldera --version} loaded, as the JVM's class+load log names them. */
+  private static List<String> classesLoaded(Path dir, Map<String, String> env, Path log)
+      throws Exception {
+    Map<String, String> all = new java.util.HashMap<>(env);
+    all.put("JAVA_OPTS", "-Xlog:class+load=info:file=" + log);
+    Run run = launchIn(dir, all, "--version");
+    assertThat(run.code()).as(run.output()).isZero();
+    assertThat(run.output()).as("stdout and stderr").startsWith("caldera ").doesNotContain("cds");
+    return Files.readAllLines(log);
+  }
+
+  private static final String FROM_THE_ARCHIVE =
+      "dev.caldera.runtime.CalderaCommand source: shared objects file (top)";
+
+  @Test
+  void classDataSharingArchive_isShippedAndUsedByTheLauncher(@TempDir Path tmp) throws Exception {
+    Path archive = Distribution.dir().resolve("lib/caldera.jsa");
+    assertThat(archive).isRegularFile();
+    assertThat(Files.size(archive)).isGreaterThan(1_000_000);
+
+    List<String> loaded = classesLoaded(Distribution.dir(), Map.of(), tmp.resolve("with.log"));
+    List<String> withoutCds =
+        classesLoaded(Distribution.dir(), Map.of("CALDERA_CDS", "off"), tmp.resolve("off.log"));
+
+    assertThat(loaded).anyMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
+    assertThat(withoutCds).noneMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
+  }
+
+  /**
+   * A copy of the distribution elsewhere (the archive names the jars by absolute path) or an
+   * archive of another JVM: the launcher starts without it and says nothing; {@code caldera
+   * cds-training} makes one for the copy.
+   */
+  @Test
+  void anArchiveThatDoesNotMatch_isIgnoredSilently_andCdsTrainingRemakesIt(@TempDir Path tmp)
+      throws Exception {
+    Path copy = tmp.resolve("caldera-copy");
+    for (String part : List.of("bin", "lib", "scenarios", "policies", "conf")) {
+      copyTree(Distribution.dir().resolve(part), copy.resolve(part));
+    }
+
+    List<String> moved = classesLoaded(copy, Map.of(), tmp.resolve("moved.log"));
+    assertThat(moved).noneMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
+
+    Files.writeString(copy.resolve("lib/caldera.jsa"), "not an archive");
+    List<String> garbage = classesLoaded(copy, Map.of(), tmp.resolve("garbage.log"));
+    assertThat(garbage).noneMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
+
+    Run training = launchIn(copy, Map.of(), "cds-training");
+    assertThat(training.code()).as(training.output()).isZero();
+    assertThat(training.output()).contains("wrote " + copy.resolve("lib/caldera.jsa"));
+    List<String> trained = classesLoaded(copy, Map.of(), tmp.resolve("trained.log"));
+    assertThat(trained).anyMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
+  }
+
+  private static void copyTree(Path from, Path to) throws IOException {
+    try (Stream<Path> files = Files.walk(from)) {
+      for (Path f : files.toList()) {
+        Path target = to.resolve(from.relativize(f).toString());
+        if (Files.isDirectory(f)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(f, target, StandardCopyOption.COPY_ATTRIBUTES);
+        }
       }
     }
   }

@@ -5,10 +5,14 @@ import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.conf.Tier;
+import dev.caldera.runtime.bench.BenchProgress;
 import dev.caldera.runtime.bench.BenchReport;
 import dev.caldera.runtime.bench.BenchResult;
 import dev.caldera.runtime.bench.BenchRunner;
+import dev.caldera.runtime.bench.PlacementCounter;
 import dev.caldera.runtime.bench.SessionMeasurement;
 import dev.caldera.runtime.bench.SessionTarget;
 import dev.caldera.runtime.bench.SyntheticCluster;
@@ -20,6 +24,7 @@ import dev.caldera.sim.ScenarioLoader;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -68,6 +73,13 @@ final class BenchCommand implements Callable<Integer> {
       this.nodes = nodes;
       this.pods = pods;
     }
+  }
+
+  /** When the progress line is printed. */
+  enum ProgressMode {
+    AUTO,
+    ALWAYS,
+    NEVER
   }
 
   /** Output formats. */
@@ -131,6 +143,23 @@ final class BenchCommand implements Callable<Integer> {
   Format output;
 
   @Option(
+      names = "--progress",
+      paramLabel = "WHEN",
+      defaultValue = "auto",
+      description =
+          "While a session runs, print pods placed and pods/s so far to stderr: auto (when"
+              + " caldera runs on a terminal), always or never (default: ${DEFAULT-VALUE}). The"
+              + " report on stdout is the same either way.")
+  ProgressMode progressMode;
+
+  @Option(
+      names = "--progress-interval",
+      paramLabel = "MILLIS",
+      defaultValue = "2000",
+      description = "Milliseconds between progress lines (default: ${DEFAULT-VALUE}).")
+  long progressIntervalMillis;
+
+  @Option(
       names = "--scenario",
       paramLabel = "FILE",
       description = "Time this scenario file instead of the synthetic cluster.")
@@ -140,6 +169,9 @@ final class BenchCommand implements Callable<Integer> {
   public Integer call() {
     if (warmup < 0) {
       throw usage("--warmup must be 0 or more, got " + warmup);
+    }
+    if (progressIntervalMillis < 1) {
+      throw usage("--progress-interval must be 1 or more, got " + progressIntervalMillis);
     }
     if (sessions != null && sessions < 1) {
       throw usage("--sessions must be 1 or more, got " + sessions);
@@ -223,10 +255,26 @@ final class BenchCommand implements Callable<Integer> {
     }
     Consumer<SessionMeasurement> progress = table ? m -> BenchReport.tableRow(m, out) : m -> {};
     BenchResult result;
-    try {
-      Scheduler scheduler = new Scheduler(registry);
+    PlacementCounter counter = new PlacementCounter();
+    String carrier = showProgress() ? carrierPlugin(conf, registry) : null;
+    PluginRegistry sessionRegistry =
+        carrier == null ? registry : counter.watching(registry, carrier);
+    try (BenchProgress live =
+        new BenchProgress(parent.err(), System::nanoTime, counter, warmup, k)) {
+      if (carrier != null) {
+        live.printEvery(Duration.ofMillis(progressIntervalMillis));
+      }
+      Scheduler scheduler = new Scheduler(sessionRegistry);
       result =
-          new BenchRunner(snapshot -> scheduler.runSession(snapshot, conf))
+          new BenchRunner(
+                  snapshot -> {
+                    live.sessionStarted();
+                    try {
+                      return scheduler.runSession(snapshot, conf);
+                    } finally {
+                      live.sessionEnded();
+                    }
+                  })
               .run(workload, target, warmupCopy, k, warmup, progress);
     } catch (ConfException e) {
       parent.err().println("error: " + e.getMessage());
@@ -238,6 +286,26 @@ final class BenchCommand implements Callable<Integer> {
       BenchReport.json(result, out);
     }
     return 0;
+  }
+
+  private boolean showProgress() {
+    return switch (progressMode) {
+      case ALWAYS -> true;
+      case NEVER -> false;
+      case AUTO -> System.console() != null;
+    };
+  }
+
+  /** The first plugin of the conf that sessions open: the progress counter rides along with it. */
+  private static String carrierPlugin(SchedulerConf conf, PluginRegistry registry) {
+    for (Tier tier : conf.tiers()) {
+      for (PluginOption option : tier.plugins()) {
+        if (registry.plugin(option.name()).isPresent()) {
+          return option.name();
+        }
+      }
+    }
+    return null;
   }
 
   private boolean canRun(SchedulerConf conf, PluginRegistry registry, String source) {

@@ -3,6 +3,10 @@ package dev.caldera.runtime;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -22,18 +26,7 @@ import picocli.CommandLine.Spec;
     name = "caldera",
     mixinStandardHelpOptions = true,
     versionProvider = CalderaCommand.Version.class,
-    description = "A batch scheduler for Kubernetes with Volcano's scheduling semantics.",
-    subcommands = {
-      SimulateCommand.class,
-      DiffCommand.class,
-      SnapshotCommand.class,
-      BenchCommand.class,
-      RunCommand.class,
-      PolicyCommand.class,
-      WhyCommand.class,
-      QueuesCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "A batch scheduler for Kubernetes with Volcano's scheduling semantics.")
 public final class CalderaCommand implements Runnable {
 
   private final PrintStream out;
@@ -58,7 +51,29 @@ public final class CalderaCommand implements Runnable {
     widenCommonPool();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-    System.exit(commandLine(out, err).execute(args));
+    System.exit(commandLine(out, err, args).execute(args));
+  }
+
+  /**
+   * The subcommands in the order help lists them. picocli reads a command's annotations when it is
+   * added, and reading all of them took about a third of a short command's start (README,
+   * start-up), so {@link #commandLine(PrintStream, PrintStream, String[])} adds only the one named.
+   */
+  private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
+
+  private static Map<String, Supplier<Object>> subcommands() {
+    Map<String, Supplier<Object>> m = new LinkedHashMap<>();
+    m.put("simulate", SimulateCommand::new);
+    m.put("diff", DiffCommand::new);
+    m.put("snapshot", SnapshotCommand::new);
+    m.put("bench", BenchCommand::new);
+    m.put("run", RunCommand::new);
+    m.put("policy", PolicyCommand::new);
+    m.put("why", WhyCommand::new);
+    m.put("queues", QueuesCommand::new);
+    m.put("cds-training", CdsTrainingCommand::new);
+    m.put("help", CommandLine.HelpCommand::new);
+    return Collections.unmodifiableMap(m);
   }
 
   private static final String COMMON_POOL_PARALLELISM =
@@ -83,8 +98,23 @@ public final class CalderaCommand implements Runnable {
    * with 1.
    */
   public static CommandLine commandLine(PrintStream out, PrintStream err) {
+    return commandLine(out, err, new String[0]);
+  }
+
+  /**
+   * The command line for {@code args}: when the first argument names a subcommand other than {@code
+   * help}, only that one is added (a faster start); otherwise every subcommand, so that usage, help
+   * and errors list them all.
+   */
+  static CommandLine commandLine(PrintStream out, PrintStream err, String[] args) {
     CalderaCommand root = new CalderaCommand(out, err);
     CommandLine cl = new CommandLine(root);
+    String first = args.length == 0 ? "" : args[0];
+    if (SUBCOMMANDS.containsKey(first) && !first.equals("help")) {
+      cl.addSubcommand(first, SUBCOMMANDS.get(first).get());
+    } else {
+      SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+    }
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));

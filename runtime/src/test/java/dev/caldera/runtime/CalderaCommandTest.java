@@ -115,6 +115,49 @@ class CalderaCommandTest {
   }
 
   @Test
+  void bench_progressAlways_printsProgressLinesToStderrOnly() {
+    int code =
+        run(
+            "bench",
+            "--nodes",
+            "100",
+            "--pods",
+            "3000",
+            "--sessions",
+            "2",
+            "--progress",
+            "always",
+            "--progress-interval",
+            "1");
+
+    assertThat(code).as(err()).isZero();
+    assertThat(err().lines())
+        .as("stderr")
+        .isNotEmpty()
+        .allMatch(
+            l ->
+                l.matches(
+                    "bench: session [12]/2: [0-9,]+ pods placed in [0-9.]+ s, [0-9,]+ pods/s so far"));
+    assertThat(out()).doesNotContain("pods placed").contains("binds digest");
+  }
+
+  @Test
+  void bench_progressOffTheTerminal_isNotPrintedByDefault() {
+    // Tests do not run on a terminal (System.console() is null): auto prints nothing.
+    assertThat(run("bench", "--nodes", "100", "--pods", "3000", "--progress-interval", "1"))
+        .isZero();
+    assertThat(run("bench", "--nodes", "100", "--pods", "3000", "--progress", "never")).isZero();
+
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void bench_zeroProgressIntervalIsAUsageError() {
+    assertThat(run("bench", "--progress-interval", "0")).isEqualTo(2);
+    assertThat(err()).contains("--progress-interval must be 1 or more, got 0");
+  }
+
+  @Test
   void bench_podsNotAMultipleOfTasksPerJobIsAUsageError() {
     assertThat(run("bench", "--nodes", "2", "--pods", "15")).isEqualTo(2);
     assertThat(err()).contains("--pods (15) must be a multiple of --tasks-per-job (10)");
