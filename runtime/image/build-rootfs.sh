@@ -17,8 +17,10 @@ out=$here/rootfs
 archs=("$@")
 [ ${#archs[@]} -gt 0 ] || archs=(amd64 arm64)
 
-# The JDK modules the distribution's jars and bundles need (jdeps over lib/, bundles/ and deploy/),
-# plus the elliptic-curve TLS provider, DNS lookups from JNDI and the jcmd/JFR attach points.
+# The JDK modules: what jdeps finds in lib/, bundles/ and deploy/ (java.base, java.desktop,
+# java.management, java.net.http, java.sql, jdk.httpserver), what libraries inside bundles that
+# jdeps does not open use (fabric8 in the kube bundle: naming, TLS with elliptic curves, DNS), and
+# what operating a JVM takes (JMX, JFR, jcmd's attach, java.instrument for agents).
 modules=java.base,java.compiler,java.datatransfer,java.desktop,java.instrument,java.logging,java.management,java.management.rmi,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.transaction.xa,java.xml,jdk.attach,jdk.crypto.ec,jdk.httpserver,jdk.jfr,jdk.management,jdk.management.jfr,jdk.naming.dns,jdk.net,jdk.unsupported,jdk.zipfs
 packages=(openjdk-17-jdk-headless libc6 zlib1g libgcc-s1 libstdc++6)
 

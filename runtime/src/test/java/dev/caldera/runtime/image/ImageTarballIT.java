@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The container image tarballs the build writes (runtime/target/caldera-image-ARCH.tar, profiles
  * image-amd64 and image-arm64): read as a registry or {@code docker load} would, and the amd64 one
- * run under chroot where this machine allows it. Skipped, saying why, when runtime/image/rootfs
- * was not built (runtime/image/build-rootfs.sh; .ci/run does it).
+ * run under chroot where this machine allows it. Skipped, saying why, when runtime/image/rootfs was
+ * not built (runtime/image/build-rootfs.sh; .ci/run does it).
  */
 class ImageTarballIT {
 
@@ -54,7 +54,8 @@ class ImageTarballIT {
   void theTarballIsAnOciImageLayoutWithOneImageForItsPlatform(String arch) throws IOException {
     OciImageTarball image = image(arch, work);
 
-    assertThat(Files.readString(image.dir.resolve("oci-layout"))).contains("\"imageLayoutVersion\"");
+    assertThat(Files.readString(image.dir.resolve("oci-layout")))
+        .contains("\"imageLayoutVersion\"");
     assertThat(image.index.path("manifests")).hasSize(1);
     JsonNode descriptor = image.index.path("manifests").path(0);
     assertThat(descriptor.path("mediaType").asText()).isEqualTo(OciImageTarball.MANIFEST_TYPE);
@@ -277,7 +278,8 @@ class ImageTarballIT {
     Map<String, Long> files = new TreeMap<>();
     try (Stream<Path> walk = Files.walk(DIST)) {
       for (Path p : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
-        files.put("/opt/caldera/" + DIST.relativize(p).toString().replace('\\', '/'), Files.size(p));
+        files.put(
+            "/opt/caldera/" + DIST.relativize(p).toString().replace('\\', '/'), Files.size(p));
       }
     }
     return files;

@@ -37,14 +37,17 @@ final class OciImageTarball {
   static final int HEAD_BYTES = 4096;
 
   /** One file, directory or link in a layer, with the first bytes of a regular file's content. */
-  record Entry(String path, int mode, long size, boolean directory, boolean link, int uid, byte[] head) {}
+  record Entry(
+      String path, int mode, long size, boolean directory, boolean link, int uid, byte[] head) {}
 
   final Path dir;
   final JsonNode index;
   final JsonNode manifest;
   final JsonNode config;
+
   /** The layers' digests, bottom first. */
   final List<String> layerDigests = new ArrayList<>();
+
   /** Every path of every layer, the upper layer's entry winning. */
   final Map<String, Entry> files = new LinkedHashMap<>();
 
@@ -60,7 +63,8 @@ final class OciImageTarball {
         while ((e = tar.getNextEntry()) != null) {
           byte[] head = e.isFile() ? tar.readNBytes(HEAD_BYTES) : new byte[0];
           String path = "/" + e.getName().replaceFirst("^\\./", "").replaceFirst("^/", "");
-          path = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+          path =
+              path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
           files.put(
               path,
               new Entry(
@@ -96,12 +100,15 @@ final class OciImageTarball {
     return new OciImageTarball(dir);
   }
 
-  /** The blob a descriptor names, after checking its size and its SHA-256 against the descriptor. */
+  /**
+   * The blob a descriptor names, after checking its size and its SHA-256 against the descriptor.
+   */
   byte[] blob(JsonNode descriptor) throws IOException {
     String digest = descriptor.path("digest").asText();
     byte[] bytes = Files.readAllBytes(blobPath(digest));
     if (bytes.length != descriptor.path("size").asLong()) {
-      throw new IOException(digest + ": " + bytes.length + " bytes, descriptor says " + descriptor.path("size"));
+      throw new IOException(
+          digest + ": " + bytes.length + " bytes, descriptor says " + descriptor.path("size"));
     }
     String actual = "sha256:" + HexFormat.of().formatHex(sha256().digest(bytes));
     if (!actual.equals(digest)) {
@@ -123,7 +130,8 @@ final class OciImageTarball {
   String uncompressedDigest(String digest) throws IOException {
     MessageDigest sha = sha256();
     try (InputStream in =
-        new DigestInputStream(new GzipCompressorInputStream(Files.newInputStream(blobPath(digest))), sha)) {
+        new DigestInputStream(
+            new GzipCompressorInputStream(Files.newInputStream(blobPath(digest))), sha)) {
       in.transferTo(java.io.OutputStream.nullOutputStream());
     }
     return "sha256:" + HexFormat.of().formatHex(sha.digest());
@@ -161,7 +169,8 @@ final class OciImageTarball {
   }
 
   private TarArchiveInputStream layerStream(String digest) throws IOException {
-    return new TarArchiveInputStream(new GzipCompressorInputStream(Files.newInputStream(blobPath(digest))));
+    return new TarArchiveInputStream(
+        new GzipCompressorInputStream(Files.newInputStream(blobPath(digest))));
   }
 
   private Path blobPath(String digest) {
@@ -174,9 +183,12 @@ final class OciImageTarball {
   private static Set<PosixFilePermission> permissions(int mode) {
     Set<PosixFilePermission> set = EnumSet.noneOf(PosixFilePermission.class);
     PosixFilePermission[] order = {
-      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ
+      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_READ,
+      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_READ,
+      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.OWNER_READ
     };
     for (int bit = 0; bit < order.length; bit++) {
       if ((mode & (1 << bit)) != 0) {
