@@ -33,6 +33,11 @@ final class DeployManifests {
     return directory().resolve("crds");
   }
 
+  /** Caldera's own CRD (PluginBundle), applied in every way of installing. */
+  static Path calderaCrds() {
+    return directory().resolve("caldera-crds");
+  }
+
   static Path base() {
     return directory().resolve("base");
   }

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -27,14 +28,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code kubectl apply --dry-run=client} of {@code runtime/deploy/crds/} and each overlay as {@code
- * kubectl kustomize} renders it, run against {@link DryRunApiServer} (there is no API server on the
- * build machines). kubectl reads every document, maps every kind and apiVersion through the
- * stand-in's discovery, validates the custom resources (the Queues) against the schemas of the CRDs
- * in {@code crds/}, and looks each object up, finding none. So a kind or apiVersion the manifests
- * do not define and fabric8's model does not know fails, and so does a Queue or PodGroup with a
- * field the CRD does not allow. The fields of the built-in kinds are not validated here (the
- * stand-in has no schema for them): {@link ManifestsTest} and {@link KustomizeOverlaysTest} load
- * those documents into fabric8's typed model.
+ * kubectl kustomize} renders it (and of {@code caldera-crds/} with a PluginBundle), run against
+ * {@link DryRunApiServer} (there is no API server on the build machines). kubectl reads every
+ * document, maps every kind and apiVersion through the stand-in's discovery, validates the custom
+ * resources (the Queues) against the schemas of the CRDs in {@code crds/}, and looks each object
+ * up, finding none. So a kind or apiVersion the manifests do not define and fabric8's model does
+ * not know fails, and so does a Queue or PodGroup with a field the CRD does not allow. The fields
+ * of the built-in kinds are not validated here (the stand-in has no schema for them): {@link
+ * ManifestsTest} and {@link KustomizeOverlaysTest} load those documents into fabric8's typed model.
  *
  * <p>Skipped, saying so, when no kubectl 1.21 or later is on the {@code PATH}.
  */
@@ -54,7 +55,9 @@ class KubectlDryRunTest {
   static void startStandIn() throws IOException {
     assumeTrue(Kubectl.kustomizes(shared), Kubectl.KUSTOMIZE_MISSING);
     crds = DeployManifests.load(DeployManifests.crds());
-    server = DryRunApiServer.serving(DeployManifests.standalone());
+    List<HasMetadata> served = new ArrayList<>(DeployManifests.standalone());
+    served.addAll(DeployManifests.load(DeployManifests.calderaCrds()));
+    server = DryRunApiServer.serving(served);
   }
 
   @AfterAll
@@ -90,6 +93,45 @@ class KubectlDryRunTest {
         .as("dry run: kubectl only reads; and it fetched the schemas to validate with")
         .allMatch(r -> r.startsWith("GET "))
         .contains("GET /openapi/v2");
+  }
+
+  /** A PluginBundle as README shows it, with {@code extra} added to its spec. */
+  private static String pluginBundle(String extra) {
+    return "apiVersion: caldera.dev/v1alpha1\nkind: PluginBundle\n"
+        + "metadata: {name: my-plugin, namespace: caldera-system}\n"
+        + "spec:\n  maven: dev.example:my-caldera-plugin:1.2.0\n"
+        + extra;
+  }
+
+  @Test
+  void applyDryRun_ofTheCalderaCrdAndAPluginBundle_createsBoth() throws Exception {
+    Path renderedCrd = work.resolve("caldera-crds.yaml");
+    Files.writeString(renderedCrd, Kubectl.kustomize(work, DeployManifests.calderaCrds()));
+    Path bundle = work.resolve("pluginbundle.yaml");
+    Files.writeString(bundle, pluginBundle("  sha256: " + "3f1c".repeat(16) + "\n"));
+
+    Kubectl.Run run = applyDryRun(renderedCrd, bundle);
+
+    assertThat(run.exitCode()).as(run.output()).isZero();
+    assertThat(applied(run.output()))
+        .as(run.output())
+        .containsExactlyInAnyOrder(
+            "customresourcedefinition.apiextensions.k8s.io/pluginbundles.caldera.dev",
+            "pluginbundle.caldera.dev/my-plugin");
+  }
+
+  @Test
+  void applyDryRun_fails_onAPluginBundleWithAMisspelledField() throws Exception {
+    Path bundle = work.resolve("pluginbundle.yaml");
+    Files.writeString(bundle, pluginBundle("  sha265: " + "3f1c".repeat(16) + "\n"));
+
+    Kubectl.Run run = applyDryRun(bundle);
+
+    assertThat(run.exitCode()).as(run.output()).isNotZero();
+    assertThat(run.output())
+        .contains(bundle.toString())
+        .contains("unknown field \"sha265\" in dev.caldera.v1alpha1.PluginBundle.spec");
+    assertThat(applied(run.output())).isEmpty();
   }
 
   static Stream<Arguments> brokenDocuments() {

@@ -58,6 +58,32 @@ class KustomizeOverlaysTest {
             "queues.scheduling.volcano.sh", "podgroups.scheduling.volcano.sh");
   }
 
+  @Test
+  void calderaCrds_renderThePluginBundleCrd_only_withNoUnknownField() throws IOException {
+    List<HasMetadata> objects = render(DeployManifests.calderaCrds());
+
+    assertThat(objects).hasSize(1).allMatch(CustomResourceDefinition.class::isInstance);
+    CustomResourceDefinition crd = (CustomResourceDefinition) objects.get(0);
+    List<String> unknown = new ArrayList<>();
+    ManifestsTest.unknownFields(crd, "CustomResourceDefinition:", unknown);
+    assertThat(unknown).isEmpty();
+    assertThat(crd.getMetadata().getName()).isEqualTo("pluginbundles.caldera.dev");
+    assertThat(crd.getMetadata().getLabels()).containsEntry("app.kubernetes.io/part-of", "caldera");
+    assertThat(crd.getSpec().getGroup()).isEqualTo(PluginBundles.GROUP);
+    assertThat(crd.getSpec().getNames().getPlural()).isEqualTo(PluginBundles.PLURAL);
+    assertThat(crd.getSpec().getScope()).isEqualTo("Namespaced");
+    assertThat(crd.getSpec().getVersions())
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.getName()).isEqualTo(PluginBundles.VERSION);
+              assertThat(v.getServed()).isTrue();
+              assertThat(v.getStorage()).isTrue();
+              // The scheduler patches status/replicas only: the subresource must be there.
+              assertThat(v.getSubresources().getStatus()).isNotNull();
+            });
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("overlays")
   void overlay_rendersObjectsThatLoadAsTheirKind_withNoUnknownField(String overlay)

@@ -373,15 +373,6 @@ class ManifestsTest {
         .containsExactly("default", "root");
   }
 
-  @Test
-  void dockerfile_packsTheDistributionOnAJava17Runtime() throws IOException {
-    String dockerfile = Files.readString(deploy.resolve("Dockerfile"));
-    assertThat(dockerfile).containsPattern("(?m)^FROM \\S+:17-jre");
-    assertThat(dockerfile)
-        .contains("COPY --chown=10001:10001 runtime/target/caldera/ /opt/caldera/");
-    assertThat(dockerfile).contains("ENTRYPOINT [\"/opt/caldera/bin/caldera\"]");
-  }
-
   private static CustomResourceDefinition crd(String name) {
     return OBJECTS.stream()
         .filter(o -> o instanceof CustomResourceDefinition)

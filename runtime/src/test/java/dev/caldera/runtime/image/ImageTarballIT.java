@@ -1,0 +1,303 @@
+package dev.caldera.runtime.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The container image tarballs the build writes (runtime/target/caldera-image-ARCH.tar, profiles
+ * image-amd64 and image-arm64): read as a registry or {@code docker load} would, and the amd64 one
+ * run under chroot where this machine allows it. Skipped, saying why, when runtime/image/rootfs was
+ * not built (runtime/image/build-rootfs.sh; .ci/run does it).
+ */
+class ImageTarballIT {
+
+  private static final Path TARGET = Path.of("target");
+  private static final Path DIST = TARGET.resolve("caldera");
+  private static final Path ROOTFS = Path.of("image/rootfs");
+  private static final String MAIN_CLASS = "dev.caldera.runtime.CalderaCommand";
+
+  @TempDir Path work;
+
+  private static OciImageTarball image(String arch, Path work) throws IOException {
+    assumeTrue(
+        Files.isExecutable(ROOTFS.resolve(arch).resolve("jre/bin/java")),
+        "the linux/"
+            + arch
+            + " image was not built: runtime/image/rootfs/"
+            + arch
+            + " is missing (run runtime/image/build-rootfs.sh, which needs apt-get)");
+    Path tarball = TARGET.resolve("caldera-image-" + arch + ".tar");
+    assertThat(tarball).as("the image tarball the build writes").isRegularFile();
+    return OciImageTarball.open(tarball, work);
+  }
+
+  @ParameterizedTest(name = "linux/{0}")
+  @ValueSource(strings = {"amd64", "arm64"})
+  void theTarballIsAnOciImageLayoutWithOneImageForItsPlatform(String arch) throws IOException {
+    OciImageTarball image = image(arch, work);
+
+    assertThat(Files.readString(image.dir.resolve("oci-layout")))
+        .contains("\"imageLayoutVersion\"");
+    assertThat(image.index.path("manifests")).hasSize(1);
+    JsonNode descriptor = image.index.path("manifests").path(0);
+    assertThat(descriptor.path("mediaType").asText()).isEqualTo(OciImageTarball.MANIFEST_TYPE);
+    assertThat(descriptor.path("annotations").path("org.opencontainers.image.ref.name").asText())
+        .startsWith("caldera:");
+    assertThat(image.manifest.path("schemaVersion").asInt()).isEqualTo(2);
+    assertThat(image.manifest.path("config").path("mediaType").asText())
+        .isEqualTo("application/vnd.oci.image.config.v1+json");
+
+    assertThat(image.config.path("os").asText()).isEqualTo("linux");
+    assertThat(image.config.path("architecture").asText()).isEqualTo(arch);
+    // Every layer blob is the size and digest its descriptor says, and the config's diff_ids are
+    // the digests of the layers uncompressed, in order (what a registry and docker load check).
+    JsonNode layers = image.manifest.path("layers");
+    JsonNode diffIds = image.config.path("rootfs").path("diff_ids");
+    assertThat(layers).hasSize(3);
+    assertThat(diffIds).hasSize(3);
+    for (int i = 0; i < layers.size(); i++) {
+      JsonNode layer = layers.path(i);
+      String digest = layer.path("digest").asText();
+      assertThat(layer.path("mediaType").asText()).isEqualTo(OciImageTarball.LAYER_TYPE);
+      assertThat(image.blobSize(digest)).isEqualTo(layer.path("size").asLong());
+      assertThat(image.storedDigest(digest)).isEqualTo(digest);
+      assertThat(image.uncompressedDigest(digest)).isEqualTo(diffIds.path(i).asText());
+    }
+  }
+
+  @ParameterizedTest(name = "linux/{0}")
+  @ValueSource(strings = {"amd64", "arm64"})
+  void theEntrypointStartsCalderaAsANonRootUserWithAHeapShareOfTheMemoryLimit(String arch)
+      throws IOException {
+    JsonNode config = image(arch, work).config.path("config");
+
+    assertThat(config.path("User").asText()).isEqualTo("10001:10001");
+    assertThat(config.path("WorkingDir").asText()).isEqualTo("/opt/caldera");
+    assertThat(strings(config.path("Entrypoint")))
+        .containsExactly(
+            "/opt/java/bin/java",
+            "-XX:MaxRAMPercentage=75.0",
+            "-XX:+UseG1GC",
+            "-Dcaldera.home=/opt/caldera",
+            "-cp",
+            "/opt/caldera/lib/*",
+            MAIN_CLASS);
+    assertThat(strings(config.path("Cmd"))).containsExactly("run", "--admin-address=0.0.0.0:8080");
+    assertThat(strings(config.path("Env"))).contains("JAVA_HOME=/opt/java", "LANG=C.UTF-8");
+    assertThat(config.path("ExposedPorts").has("8080/tcp")).isTrue();
+    assertThat(config.path("Labels").path("org.opencontainers.image.version").asText())
+        .isNotBlank();
+  }
+
+  @ParameterizedTest(name = "linux/{0}")
+  @ValueSource(strings = {"amd64", "arm64"})
+  void theLayersHoldTheSystemLibrariesTheJavaRuntimeAndTheDistribution(String arch)
+      throws IOException {
+    OciImageTarball image = image(arch, work);
+    Map<String, OciImageTarball.Entry> files = image.files;
+    int machine = arch.equals("amd64") ? 0x3E : 0xB7; // ELF e_machine: x86-64, AArch64
+    String loader =
+        arch.equals("amd64") ? "/lib64/ld-linux-x86-64.so.2" : "/lib/ld-linux-aarch64.so.1";
+    String triple = arch.equals("amd64") ? "x86_64-linux-gnu" : "aarch64-linux-gnu";
+
+    // Binaries of the image's architecture, where its ELF interpreter and libraries are looked for.
+    for (String binary :
+        List.of(
+            "/opt/java/bin/java",
+            "/opt/java/lib/server/libjvm.so",
+            loader,
+            "/lib/" + triple + "/libc.so.6",
+            "/lib/" + triple + "/libz.so.1",
+            "/lib/" + triple + "/libgcc_s.so.1",
+            "/usr/lib/" + triple + "/libstdc++.so.6")) {
+      assertThat(files).as(binary).containsKey(binary);
+      OciImageTarball.Entry entry = files.get(binary);
+      assertThat(entry.link()).as(binary + " is a file, not a link").isFalse();
+      assertThat(elfMachine(entry.head())).as(binary + ": ELF machine").isEqualTo(machine);
+    }
+    assertThat(files.get("/opt/java/bin/java").mode()).isEqualTo(0755);
+    assertThat(files.get(loader).mode()).isEqualTo(0755);
+    assertThat(files).containsKeys("/opt/java/lib/modules", "/opt/java/lib/security/cacerts");
+
+    // The distribution under /opt/caldera: every file, the same size, the launchers executable.
+    Map<String, Long> dist = distribution();
+    assertThat(dist).containsKeys("/opt/caldera/bin/caldera", "/opt/caldera/conf/scheduler.conf");
+    assertThat(dist.keySet()).anyMatch(p -> p.startsWith("/opt/caldera/deploy/caldera-plugin-"));
+    dist.forEach(
+        (path, size) -> {
+          assertThat(files).as(path).containsKey(path);
+          assertThat(files.get(path).size()).as(path).isEqualTo(size);
+        });
+    assertThat(files.get("/opt/caldera/bin/caldera").mode()).isEqualTo(0755);
+    assertThat(files.get("/opt/caldera/lib").directory()).isTrue();
+
+    // Nothing from Jib's default layout (/app), and the three layers in this order: system, Java
+    // runtime, distribution (the last changes with every build, the first two rarely).
+    assertThat(files.keySet()).noneMatch(p -> p.equals("/app") || p.startsWith("/app/"));
+    assertThat(files).doesNotContainKey("/bin/sh");
+
+    // The user the entrypoint runs as, and the only places it writes: PluginBundle downloads,
+    // the default log and the JVM's temporary files (Felix's cache).
+    assertThat(new String(files.get("/etc/passwd").head(), StandardCharsets.UTF_8))
+        .contains("caldera:x:10001:10001:");
+    for (String writable : List.of("/opt/caldera/deploy", "/opt/caldera/log", "/tmp")) {
+      assertThat(files.get(writable).directory()).as(writable).isTrue();
+      assertThat(files.get(writable).mode()).as(writable).isEqualTo(0777);
+    }
+    assertThat(files.get("/opt/caldera/conf").mode()).isEqualTo(0755);
+    assertThat(files.values()).allMatch(e -> e.uid() == 0, "owned by root");
+  }
+
+  /** The Deployment's securityContext names the image's user, so runAsNonRoot holds. */
+  @Test
+  void theDeploymentRunsTheImageAsItsUser() throws IOException {
+    JsonNode config = image("amd64", work).config.path("config");
+    JsonNode pod =
+        new ObjectMapper(new YAMLFactory())
+            .readTree(Path.of("deploy/base/deployment.yaml").toFile())
+            .path("spec")
+            .path("template")
+            .path("spec");
+    JsonNode security = pod.path("securityContext");
+    assertThat(security.path("runAsNonRoot").asBoolean()).isTrue();
+    assertThat(security.path("runAsUser").asInt() + ":" + security.path("runAsGroup").asInt())
+        .isEqualTo(config.path("User").asText());
+    assertThat(pod.path("containers").path(0).path("ports").path(0).path("containerPort").asInt())
+        .isEqualTo(8080);
+    assertThat(config.path("ExposedPorts").has("8080/tcp")).isTrue();
+  }
+
+  /**
+   * The amd64 image's entrypoint, run as the image's user in its own root file system, as a
+   * container runtime would start it: new mount and PID namespaces with /proc mounted (the JVM
+   * finds its libraries from /proc/self/exe) and the host's /dev, then chroot. Shows that glibc,
+   * the Java runtime and the distribution fit together. Needs root, unshare and chroot on an amd64
+   * machine; skipped otherwise, saying which.
+   */
+  @Test
+  void theAmd64ImageRunsInItsOwnRootFileSystem() throws Exception {
+    assumeTrue(System.getProperty("os.arch").equals("amd64"), "not an amd64 machine");
+    assumeTrue("root".equals(System.getProperty("user.name")), "unshare and chroot need root");
+    assumeTrue(
+        succeeds(List.of("unshare", "--mount", "--pid", "--fork", "true")),
+        "unshare --mount --pid does not work here");
+    OciImageTarball image = image("amd64", work.resolve("tarball"));
+    Path root = Files.createDirectories(work.resolve("root"));
+    image.unpackLayers(root);
+    Files.createDirectories(root.resolve("proc"));
+    Files.createDirectories(root.resolve("dev"));
+    List<String> entrypoint = strings(image.config.path("config").path("Entrypoint"));
+
+    Result version = inImage(root, image, List.of("/opt/java/bin/java", "-version"));
+    assertThat(version.exit).as(version.output).isZero();
+    assertThat(version.output).contains("openjdk version \"17");
+
+    List<String> help = new ArrayList<>(entrypoint);
+    help.add("--help");
+    Result usage = inImage(root, image, help);
+    assertThat(usage.exit).as(usage.output).isZero();
+    assertThat(usage.output).contains("Usage: caldera", "run", "simulate");
+
+    // The default command on the embedded demo cluster for a few seconds: Felix starts (its cache
+    // in /tmp), the plugins load from deploy/, sessions run and the log is written, as user 10001.
+    List<String> run = new ArrayList<>(entrypoint);
+    run.addAll(
+        List.of("run", "--duration", "8s", "--status-interval", "2s", "--admin-address", "off"));
+    Result scheduler = inImage(root, image, run);
+    assertThat(scheduler.exit).as(scheduler.output).isZero();
+    assertThat(scheduler.output).contains("status: sessions");
+    assertThat(root.resolve("opt/caldera/log/caldera.log")).isNotEmptyFile();
+  }
+
+  private record Result(int exit, String output) {}
+
+  private static Result inImage(Path root, OciImageTarball image, List<String> command)
+      throws IOException, InterruptedException {
+    List<String> line =
+        new ArrayList<>(
+            List.of(
+                "unshare",
+                "--mount",
+                "--pid",
+                "--fork",
+                "--mount-proc=" + root.resolve("proc"),
+                "sh",
+                "-c",
+                "mount --rbind /dev \"$0/dev\" && exec chroot --userspec=10001:10001 \"$0\" \"$@\"",
+                root.toString()));
+    line.addAll(command);
+    ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true);
+    // The image's environment only (chroot and sh are found on the host's PATH before the chroot).
+    Map<String, String> env = pb.environment();
+    String hostPath = env.get("PATH");
+    env.clear();
+    for (String entry : strings(image.config.path("config").path("Env"))) {
+      int eq = entry.indexOf('=');
+      env.put(entry.substring(0, eq), entry.substring(eq + 1));
+    }
+    env.put("PATH", env.getOrDefault("PATH", "") + ":" + hostPath);
+    Process p = pb.start();
+    p.getOutputStream().close();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("finished within 60 s").isTrue();
+    return new Result(p.exitValue(), output);
+  }
+
+  private static boolean succeeds(List<String> command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      p.getInputStream().readAllBytes();
+      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static Map<String, Long> distribution() throws IOException {
+    Map<String, Long> files = new TreeMap<>();
+    try (Stream<Path> walk = Files.walk(DIST)) {
+      for (Path p : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+        if (DIST.relativize(p).toString().replace('\\', '/').equals("lib/caldera.jsa")) {
+          // Left out of the image: the archive is tied to the build machine's class path.
+          continue;
+        }
+        files.put(
+            "/opt/caldera/" + DIST.relativize(p).toString().replace('\\', '/'), Files.size(p));
+      }
+    }
+    return files;
+  }
+
+  private static int elfMachine(byte[] head) {
+    assertThat(head).hasSizeGreaterThanOrEqualTo(20);
+    assertThat(new String(head, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("ELF");
+    return (head[18] & 0xFF) | (head[19] & 0xFF) << 8;
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> list = new ArrayList<>();
+    array.forEach(n -> list.add(n.asText()));
+    return list;
+  }
+}
