@@ -4,6 +4,7 @@ import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Resource;
 import java.time.Instant;
 
@@ -30,6 +31,9 @@ final class TaskState implements TaskInfo {
   TaskStatus lastStatus;
 
   String lastNodeName;
+
+  /** Parsed on first use; the parse is pure, so racing threads at worst parse twice. */
+  private volatile PodPlacement placement;
 
   TaskState(Pod pod) {
     this.pod = pod;
@@ -61,6 +65,16 @@ final class TaskState implements TaskInfo {
 
   int podIndex() {
     return podIndex;
+  }
+
+  @Override
+  public PodPlacement placement() {
+    PodPlacement p = placement;
+    if (p == null) {
+      p = PodPlacement.of(pod);
+      placement = p;
+    }
+    return p;
   }
 
   @Override

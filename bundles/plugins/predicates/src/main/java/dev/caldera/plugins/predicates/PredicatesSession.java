@@ -8,6 +8,8 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
+import dev.caldera.api.placement.SpreadConstraint;
+import dev.caldera.api.placement.TopologyCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -114,7 +116,7 @@ final class PredicatesSession {
 
   private TaskState prepare(TaskInfo task, TaskFacts f) {
     InterPodAffinityState affinity = args.podAffinity() ? affinityState(f) : null;
-    SpreadState spread = args.podTopologySpread() && f.spread.length > 0 ? spreadState(f) : null;
+    SpreadState spread = args.podTopologySpread() && !f.spread.isEmpty() ? spreadState(f) : null;
     return new TaskState(task, f, affinity, spread);
   }
 
@@ -122,7 +124,7 @@ final class PredicatesSession {
     InterPodAffinityState state =
         new InterPodAffinityState(
             f,
-            namespaceLabels.get(f.pod.namespace()),
+            namespaceLabels.getOrDefault(f.pod.namespace(), Map.of()),
             new TopologyCounts(),
             new TopologyCounts(),
             new TopologyCounts());
@@ -133,7 +135,7 @@ final class PredicatesSession {
             facts(existing).existingAntiAffinity, labels(slot.info.node()));
       }
     }
-    if (f.affinity.length > 0 || f.antiAffinity.length > 0) {
+    if (!f.affinity.isEmpty() || !f.antiAffinity.isEmpty()) {
       for (NodeSlot slot : slotList) {
         Map<String, String> nodeLabels = labels(slot.info.node());
         for (TaskInfo existing : slot.view(deallocated).pods) {
@@ -160,7 +162,7 @@ final class PredicatesSession {
   }
 
   private SpreadState spreadState(TaskFacts f) {
-    SpreadConstraint[] constraints = f.spread;
+    List<SpreadConstraint> constraints = f.spread;
     SpreadState.Builder builder = new SpreadState.Builder(constraints);
     String namespace = f.pod.namespace();
     for (NodeSlot slot : slotList) {
@@ -170,8 +172,8 @@ final class PredicatesSession {
         continue;
       }
       List<TaskInfo> pods = null;
-      for (int i = 0; i < constraints.length; i++) {
-        SpreadConstraint c = constraints[i];
+      for (int i = 0; i < constraints.size(); i++) {
+        SpreadConstraint c = constraints.get(i);
         if (c.honorNodeAffinity() && !f.nodeSelection.matches(node)) {
           continue;
         }
@@ -194,7 +196,7 @@ final class PredicatesSession {
   }
 
   private static boolean hasTopologyKeys(
-      Map<String, String> nodeLabels, SpreadConstraint[] constraints) {
+      Map<String, String> nodeLabels, List<SpreadConstraint> constraints) {
     for (SpreadConstraint c : constraints) {
       if (!nodeLabels.containsKey(c.topologyKey())) {
         return false;
@@ -426,7 +428,7 @@ final class PredicatesSession {
   private TaskFacts facts(TaskInfo task) {
     TaskFacts f = facts.get(task.uid());
     if (f == null) {
-      f = facts.computeIfAbsent(task.uid(), k -> TaskFacts.of(task.pod(), namespaces));
+      f = facts.computeIfAbsent(task.uid(), k -> TaskFacts.of(task, namespaces));
     }
     return f;
   }
