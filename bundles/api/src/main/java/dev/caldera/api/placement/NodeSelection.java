@@ -194,7 +194,7 @@ public final class NodeSelection {
       switch (operator) {
         case "In", "NotIn" -> {
           if (values.isEmpty()) {
-            report(problems, at + ".values", "at least one value for " + operator, "none");
+            report(problems, at + ".values", "at least one value for " + operator, null);
             return null;
           }
           op = operator.equals("In") ? Op.IN : Op.NOT_IN;

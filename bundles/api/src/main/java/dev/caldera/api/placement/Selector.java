@@ -106,7 +106,7 @@ public final class Selector {
       case INVALID -> problems.add(at + ".operator", OPERATORS, r.operator());
       case IN, NOT_IN -> {
         if (r.values().isEmpty()) {
-          problems.add(at + ".values", "at least one value for " + r.operator(), "none");
+          problems.add(at + ".values", "at least one value for " + r.operator(), null);
         }
       }
       case EXISTS, DOES_NOT_EXIST -> {

@@ -12,9 +12,11 @@ import dev.caldera.api.placement.SpreadConstraint;
 import dev.caldera.api.placement.TopologyCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -42,6 +44,9 @@ final class PredicatesSession {
   private final Map<String, Boolean> deallocated = new ConcurrentHashMap<>();
 
   private final Map<String, TaskFacts> facts = new ConcurrentHashMap<>();
+
+  /** Pods whose invalid placement terms were reported in this session, by UID. */
+  private final Set<String> reportedProblems = new HashSet<>();
 
   /** Node → pod template → whether the stable filters passed ({@code predicate.CacheEnable}). */
   private final Map<String, Map<String, Boolean>> stableCache = new ConcurrentHashMap<>();
@@ -99,6 +104,14 @@ final class PredicatesSession {
    */
   synchronized Status prePredicate(TaskInfo task) {
     TaskFacts f = facts(task);
+    if (!f.placementProblems.isEmpty() && reportedProblems.add(task.uid())) {
+      session.recordEvent(
+          "Pod",
+          task.key(),
+          "Warning",
+          Reasons.INVALID_PLACEMENT_TERMS,
+          String.join("; ", f.placementProblems));
+    }
     if (args.nodeAffinity() && f.nodeNamesConflict) {
       return Reasons.NODE_AFFINITY_CONFLICT_STATUS;
     }
