@@ -9,6 +9,7 @@ import dev.caldera.framework.fixture.UsesTheDsl;
 import dev.caldera.itests.fixtures.UsesFrameworkInternals;
 import dev.caldera.plugins.fixture.CleanPlugin;
 import dev.caldera.plugins.fixture.LeakyPlugin;
+import dev.caldera.plugins.fixture.ParsesItsOwnAffinity;
 import dev.caldera.runtime.fixture.UsesTheTestKit;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,20 @@ class ArchitectureRulesTest {
                 .getFailureReport()
                 .getDetails())
         .isEmpty();
+  }
+
+  @Test
+  void placementRule_rejectsAPluginReadingAffinityTermsItself_acceptsACleanOne() {
+    assertThat(
+            ArchitectureTest.pluginsReadPlacementTermsThroughTheApi
+                .evaluate(classes(ParsesItsOwnAffinity.class))
+                .hasViolation())
+        .isTrue();
+    assertThat(
+            ArchitectureTest.pluginsReadPlacementTermsThroughTheApi
+                .evaluate(classes(CleanPlugin.class))
+                .hasViolation())
+        .isFalse();
   }
 
   @Test

@@ -158,6 +158,34 @@ class ArchitectureTest {
           .because("plugin packages are private to their bundle")
           .allowEmptyShould(true);
 
+  /**
+   * Node selector terms, pod (anti-)affinity terms and topology spread constraints are parsed once,
+   * in the API's {@code placement} package ({@code TaskInfo.placement()}), and every plugin reads
+   * that parse: predicates and nodeorder used to hold one parser each.
+   */
+  @ArchTest
+  static final ArchRule pluginsReadPlacementTermsThroughTheApi =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.plugins..")
+          .should()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.PodAffinityTerm")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.WeightedPodAffinityTerm")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.TopologySpreadConstraint")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.NodeSelectorRequirement")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.PreferredSchedulingTerm")
+          .because("a pod's placement terms are parsed once, by dev.caldera.api.placement")
+          .allowEmptyShould(true);
+
   @ArchTest
   static final ArchRule apiDependsOnlyOnTheJdk =
       classes()
