@@ -1,7 +1,11 @@
 package dev.caldera.api.placement;
 
+import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.model.Taint;
+import dev.caldera.api.model.Toleration;
 import dev.caldera.api.model.TopologySpreadConstraint;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -74,6 +78,44 @@ public record SpreadConstraint(
     if (policy != null && !HONOR.equals(policy) && !IGNORE.equals(policy)) {
       problems.add(field, HONOR + " or " + IGNORE, policy);
     }
+  }
+
+  /**
+   * {@code matchNodeInclusionPolicies}: whether {@code node} counts for this constraint's domains
+   * when {@code owner} is placed: it must match the owner's required node selection unless the
+   * affinity policy is Ignore, and carry no NoSchedule/NoExecute taint the owner does not tolerate
+   * when the taints policy is Honor.
+   */
+  public boolean includes(PodPlacement owner, Node node) {
+    if (honorNodeAffinity && !owner.requiredNodes().matches(node)) {
+      return false;
+    }
+    return !honorNodeTaints || !hasUntoleratedTaint(node.taints(), owner.pod().tolerations());
+  }
+
+  /**
+   * Whether some NoSchedule or NoExecute taint is not tolerated ({@code
+   * FindMatchingUntoleratedTaint} with {@code DoNotScheduleTaintsFilterFunc}).
+   */
+  public static boolean hasUntoleratedTaint(List<Taint> taints, List<Toleration> tolerations) {
+    for (int i = 0; i < taints.size(); i++) {
+      Taint taint = taints.get(i);
+      String effect = taint.effect();
+      if (("NoSchedule".equals(effect) || "NoExecute".equals(effect))
+          && !tolerated(taint, tolerations)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean tolerated(Taint taint, List<Toleration> tolerations) {
+    for (int i = 0; i < tolerations.size(); i++) {
+      if (tolerations.get(i).tolerates(taint)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the selector selects a pod with these labels (the owner's own match). */

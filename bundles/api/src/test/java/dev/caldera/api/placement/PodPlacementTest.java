@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.caldera.api.model.LabelSelector;
 import dev.caldera.api.model.LabelSelectorRequirement;
 import dev.caldera.api.model.Namespace;
+import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeAffinity;
 import dev.caldera.api.model.NodeSelectorRequirement;
 import dev.caldera.api.model.NodeSelectorTerm;
@@ -13,6 +14,8 @@ import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodAffinity;
 import dev.caldera.api.model.PodAffinityTerm;
 import dev.caldera.api.model.PreferredSchedulingTerm;
+import dev.caldera.api.model.Taint;
+import dev.caldera.api.model.Toleration;
 import dev.caldera.api.model.TopologySpreadConstraint;
 import dev.caldera.api.model.WeightedPodAffinityTerm;
 import java.time.Instant;
@@ -520,6 +523,53 @@ class PodPlacementTest {
               parsed.counts(
                   pod("ns/d").labels(Map.of("app", "w", "version", "v2")).deleted().build(), "ns"))
           .isFalse();
+    }
+
+    @Test
+    void includes_followsTheNodeInclusionPolicies() {
+      Node zoneA = node(Map.of("zone", "a"), new Taint("gpu", "", "NoSchedule"));
+      Node zoneB = node(Map.of("zone", "b"));
+      TopologySpreadConstraint honorBoth =
+          new TopologySpreadConstraint(
+              1, ZONE, "DoNotSchedule", selector(expr("app", "Exists")), null, null, "Honor", null);
+      TopologySpreadConstraint ignoreBoth =
+          new TopologySpreadConstraint(
+              1,
+              ZONE,
+              "DoNotSchedule",
+              selector(expr("app", "Exists")),
+              null,
+              "Ignore",
+              null,
+              null);
+      PodPlacement onlyZoneB =
+          PodPlacement.of(
+              pod("ns/p")
+                  .nodeSelector(Map.of("zone", "b"))
+                  .spread(honorBoth)
+                  .spread(ignoreBoth)
+                  .build());
+      PodPlacement anywhere = PodPlacement.of(pod("ns/q").spread(honorBoth).build());
+
+      assertThat(onlyZoneB.hardSpread().get(0).includes(onlyZoneB, zoneA)).isFalse();
+      assertThat(onlyZoneB.hardSpread().get(0).includes(onlyZoneB, zoneB)).isTrue();
+      assertThat(onlyZoneB.hardSpread().get(1).includes(onlyZoneB, zoneA)).isTrue();
+      assertThat(anywhere.hardSpread().get(0).includes(anywhere, zoneA)).isFalse();
+      assertThat(SpreadConstraint.hasUntoleratedTaint(zoneA.taints(), List.of())).isTrue();
+      assertThat(
+              SpreadConstraint.hasUntoleratedTaint(
+                  zoneA.taints(), List.of(new Toleration("gpu", "Exists", "", "", null))))
+          .isFalse();
+    }
+
+    private Node node(Map<String, String> labels, Taint... taints) {
+      return new Node(
+          new ObjectMeta("n", "", null, null, null, labels, null, null),
+          false,
+          List.of(taints),
+          Map.of(),
+          null,
+          null);
     }
 
     @Test

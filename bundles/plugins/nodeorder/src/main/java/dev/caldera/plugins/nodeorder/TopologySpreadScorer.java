@@ -2,8 +2,6 @@ package dev.caldera.plugins.nodeorder;
 
 import dev.caldera.api.model.OwnerReference;
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.model.Taint;
-import dev.caldera.api.model.Toleration;
 import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.placement.Selector;
 import dev.caldera.api.placement.SpreadConstraint;
@@ -82,7 +80,7 @@ final class TopologySpreadScorer {
       }
       for (int c = 0; c < k; c++) {
         SpreadConstraint constraint = constraints.get(c);
-        if (!included(constraint, placement, node)) {
+        if (!constraint.includes(placement, node.node)) {
           continue;
         }
         long[] count = counts.get(c).get(node.labels.getOrDefault(constraint.topologyKey(), ""));
@@ -165,34 +163,6 @@ final class TopologySpreadScorer {
       }
     }
     return true;
-  }
-
-  /** {@code matchNodeInclusionPolicies}: the node counts for this constraint's domains. */
-  private static boolean included(SpreadConstraint c, PodPlacement pod, NodeState node) {
-    if (c.honorNodeAffinity() && !pod.requiredNodes().matches(node.labels, node.name)) {
-      return false;
-    }
-    return !c.honorNodeTaints()
-        || !hasUntoleratedHardTaint(node.node.taints(), pod.pod().tolerations());
-  }
-
-  private static boolean hasUntoleratedHardTaint(List<Taint> taints, List<Toleration> tolerations) {
-    for (Taint taint : taints) {
-      if (!"NoSchedule".equals(taint.effect()) && !"NoExecute".equals(taint.effect())) {
-        continue;
-      }
-      boolean tolerated = false;
-      for (Toleration t : tolerations) {
-        if (t.tolerates(taint)) {
-          tolerated = true;
-          break;
-        }
-      }
-      if (!tolerated) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** {@code countPodsMatchSelector} over the pods counted on {@code node}. */

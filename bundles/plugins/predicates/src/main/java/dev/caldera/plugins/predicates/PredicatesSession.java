@@ -187,10 +187,7 @@ final class PredicatesSession {
       List<TaskInfo> pods = null;
       for (int i = 0; i < constraints.size(); i++) {
         SpreadConstraint c = constraints.get(i);
-        if (c.honorNodeAffinity() && !f.nodeSelection.matches(node)) {
-          continue;
-        }
-        if (c.honorNodeTaints() && TaskFacts.hasUntoleratedTaint(node.taints(), f.tolerations)) {
+        if (!c.includes(f.placement, node)) {
           continue;
         }
         if (pods == null) {
@@ -287,7 +284,8 @@ final class PredicatesSession {
     if (args.nodeAffinity() && !f.nodeSelection.isEmpty() && !f.nodeSelection.matches(node)) {
       return Reasons.NODE_AFFINITY_STATUS;
     }
-    if (args.taintToleration() && TaskFacts.hasUntoleratedTaint(node.taints(), f.tolerations)) {
+    if (args.taintToleration()
+        && SpreadConstraint.hasUntoleratedTaint(node.taints(), f.tolerations)) {
       return Reasons.TAINT_STATUS;
     }
     return null;

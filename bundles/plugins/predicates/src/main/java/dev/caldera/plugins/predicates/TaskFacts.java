@@ -29,6 +29,7 @@ final class TaskFacts {
       new Taint(UNSCHEDULABLE_TAINT_KEY, "", "NoSchedule");
 
   final Pod pod;
+  final PodPlacement placement;
   final NodeSelection nodeSelection;
 
   /** Whether the required node affinity names no node at all (upstream PreFilter conflict). */
@@ -63,7 +64,7 @@ final class TaskFacts {
 
   private TaskFacts(TaskInfo task, List<Namespace> namespaces) {
     this.pod = task.pod();
-    PodPlacement placement = task.placement();
+    this.placement = task.placement();
     this.nodeSelection = placement.requiredNodes();
     this.nodeNamesConflict = placement.nodeNamesConflict();
     this.tolerations = pod.tolerations();
@@ -103,22 +104,6 @@ final class TaskFacts {
   static boolean tolerates(List<Toleration> tolerations, Taint taint) {
     for (int i = 0; i < tolerations.size(); i++) {
       if (tolerations.get(i).tolerates(taint)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Whether the node has a NoSchedule or NoExecute taint these tolerations do not tolerate ({@code
-   * FindMatchingUntoleratedTaint} with {@code DoNotScheduleTaintsFilterFunc}).
-   */
-  static boolean hasUntoleratedTaint(List<Taint> taints, List<Toleration> tolerations) {
-    for (int i = 0; i < taints.size(); i++) {
-      Taint taint = taints.get(i);
-      String effect = taint.effect();
-      if (("NoSchedule".equals(effect) || "NoExecute".equals(effect))
-          && !tolerates(tolerations, taint)) {
         return true;
       }
     }
