@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.caldera.api.extension.PredicateFn;
 import dev.caldera.api.fixture.LeakyApi;
+import dev.caldera.api.fixture.UnmarkedFn;
 import dev.caldera.framework.fixture.UsesTheDsl;
 import dev.caldera.itests.fixtures.UsesFrameworkInternals;
 import dev.caldera.plugins.fixture.CleanPlugin;
@@ -51,6 +53,20 @@ class ArchitectureRulesTest {
     assertThat(
             ArchitectureTest.pluginsReadPlacementTermsThroughTheApi
                 .evaluate(classes(CleanPlugin.class))
+                .hasViolation())
+        .isFalse();
+  }
+
+  @Test
+  void consumerTypeRule_rejectsAnUnmarkedFunctionType_acceptsAMarkedOne() {
+    assertThat(
+            ArchitectureTest.extensionFunctionsAreConsumerTypes
+                .evaluate(classes(UnmarkedFn.class))
+                .hasViolation())
+        .isTrue();
+    assertThat(
+            ArchitectureTest.extensionFunctionsAreConsumerTypes
+                .evaluate(classes(PredicateFn.class))
                 .hasViolation())
         .isFalse();
   }

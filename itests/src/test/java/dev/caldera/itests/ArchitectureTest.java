@@ -13,6 +13,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * The layering rules: plugins see only the API, the API sees only the JDK, the framework sees none
@@ -185,6 +186,20 @@ class ArchitectureTest {
           .haveFullyQualifiedName("dev.caldera.api.model.PreferredSchedulingTerm")
           .because("a pod's placement terms are parsed once, by dev.caldera.api.placement")
           .allowEmptyShould(true);
+
+  /** Plugins implement the extension functions, so their types are consumer types. */
+  @ArchTest
+  static final ArchRule extensionFunctionsAreConsumerTypes =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.api..")
+          .and()
+          .areInterfaces()
+          .and()
+          .haveSimpleNameEndingWith("Fn")
+          .should()
+          .beAnnotatedWith(ConsumerType.class)
+          .because("a plugin implements every *Fn; adding a method to one breaks plugins");
 
   @ArchTest
   static final ArchRule apiDependsOnlyOnTheJdk =
