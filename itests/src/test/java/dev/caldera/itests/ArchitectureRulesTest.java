@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.caldera.api.extension.PredicateFn;
 import dev.caldera.api.fixture.LeakyApi;
+import dev.caldera.api.fixture.UnmarkedFn;
 import dev.caldera.framework.fixture.UsesTheDsl;
 import dev.caldera.itests.fixtures.UsesFrameworkInternals;
 import dev.caldera.plugins.fixture.CleanPlugin;
 import dev.caldera.plugins.fixture.LeakyPlugin;
+import dev.caldera.plugins.fixture.ParsesItsOwnAffinity;
 import dev.caldera.runtime.fixture.UsesTheTestKit;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +41,34 @@ class ArchitectureRulesTest {
                 .getFailureReport()
                 .getDetails())
         .isEmpty();
+  }
+
+  @Test
+  void placementRule_rejectsAPluginReadingAffinityTermsItself_acceptsACleanOne() {
+    assertThat(
+            ArchitectureTest.pluginsReadPlacementTermsThroughTheApi
+                .evaluate(classes(ParsesItsOwnAffinity.class))
+                .hasViolation())
+        .isTrue();
+    assertThat(
+            ArchitectureTest.pluginsReadPlacementTermsThroughTheApi
+                .evaluate(classes(CleanPlugin.class))
+                .hasViolation())
+        .isFalse();
+  }
+
+  @Test
+  void consumerTypeRule_rejectsAnUnmarkedFunctionType_acceptsAMarkedOne() {
+    assertThat(
+            ArchitectureTest.extensionFunctionsAreConsumerTypes
+                .evaluate(classes(UnmarkedFn.class))
+                .hasViolation())
+        .isTrue();
+    assertThat(
+            ArchitectureTest.extensionFunctionsAreConsumerTypes
+                .evaluate(classes(PredicateFn.class))
+                .hasViolation())
+        .isFalse();
   }
 
   @Test

@@ -13,6 +13,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import org.osgi.annotation.versioning.ConsumerType;
 
 /**
  * The layering rules: plugins see only the API, the API sees only the JDK, the framework sees none
@@ -157,6 +158,48 @@ class ArchitectureTest {
           .notDependOnEachOther()
           .because("plugin packages are private to their bundle")
           .allowEmptyShould(true);
+
+  /**
+   * Node selector terms, pod (anti-)affinity terms and topology spread constraints are parsed once,
+   * in the API's {@code placement} package ({@code TaskInfo.placement()}), and every plugin reads
+   * that parse: predicates and nodeorder used to hold one parser each.
+   */
+  @ArchTest
+  static final ArchRule pluginsReadPlacementTermsThroughTheApi =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.plugins..")
+          .should()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.PodAffinityTerm")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.WeightedPodAffinityTerm")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.TopologySpreadConstraint")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.NodeSelectorRequirement")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.model.PreferredSchedulingTerm")
+          .because("a pod's placement terms are parsed once, by dev.caldera.api.placement")
+          .allowEmptyShould(true);
+
+  /** Plugins implement the extension functions, so their types are consumer types. */
+  @ArchTest
+  static final ArchRule extensionFunctionsAreConsumerTypes =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.api..")
+          .and()
+          .areInterfaces()
+          .and()
+          .haveSimpleNameEndingWith("Fn")
+          .should()
+          .beAnnotatedWith(ConsumerType.class)
+          .because("a plugin implements every *Fn; adding a method to one breaks plugins");
 
   @ArchTest
   static final ArchRule apiDependsOnlyOnTheJdk =

@@ -13,6 +13,7 @@ import org.osgi.annotation.versioning.ConsumerType;
  *       admitted.
  *   <li>Gate: {@code enableJobEnqueued}.
  *   <li>Threading: on the session's thread.
+ *   <li>Null: a null vote abstains.
  * </ul>
  */
 @ConsumerType

@@ -13,6 +13,7 @@ import org.osgi.annotation.versioning.ConsumerType;
  *       walk at the end of its tier, all abstaining permits.
  *   <li>Gate: {@code enableJobPipelined}.
  *   <li>Threading: on the session's thread.
+ *   <li>Null: a null vote abstains.
  * </ul>
  */
 @ConsumerType

@@ -1,6 +1,7 @@
 package dev.caldera.api.info;
 
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import org.osgi.annotation.versioning.ProviderType;
@@ -31,6 +32,15 @@ public interface TaskInfo {
 
   /** The pod as read from the cluster. */
   Pod pod();
+
+  /**
+   * The pod's placement terms (node selection, pod affinity, topology spread), parsed once: the
+   * framework parses them on first use and keeps them for the session, so the predicates and the
+   * scores read one copy. This default parses on every call.
+   */
+  default PodPlacement placement() {
+    return PodPlacement.of(pod());
+  }
 
   /** The current status. */
   TaskStatus status();

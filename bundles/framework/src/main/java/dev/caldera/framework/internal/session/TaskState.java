@@ -5,6 +5,7 @@ import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Resource;
 import java.time.Instant;
 
@@ -32,6 +33,9 @@ final class TaskState implements TaskInfo {
   TaskStatus lastStatus;
 
   String lastNodeName;
+
+  /** Parsed on first use; the parse is pure, so racing threads at worst parse twice. */
+  private volatile PodPlacement placement;
 
   TaskState(Pod pod) {
     this.pod = pod;
@@ -73,6 +77,16 @@ final class TaskState implements TaskInfo {
 
   int podIndex() {
     return podIndex;
+  }
+
+  @Override
+  public PodPlacement placement() {
+    PodPlacement p = placement;
+    if (p == null) {
+      p = PodPlacement.of(pod);
+      placement = p;
+    }
+    return p;
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.PodPlacement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntConsumer;
@@ -41,13 +42,12 @@ final class BatchScorer implements BatchNodeOrderFn {
    */
   Object taskKey(TaskInfo task) {
     Pod pod = task.pod();
-    if (weights.nodeAffinity() != 0
-        && pod.nodeAffinity() != null
-        && !pod.nodeAffinity().preferred().isEmpty()) {
+    PodPlacement placement = task.placement();
+    if (weights.nodeAffinity() != 0 && !placement.preferredNodeTerms().isEmpty()) {
       return null;
     }
     if (weights.podAffinity() != 0
-        && (PreferredAffinity.has(pod) || cluster.podsWithPreferredAffinity() > 0)) {
+        && (placement.hasPreferredPodTerms() || cluster.podsWithPreferredAffinity() > 0)) {
       return null;
     }
     if (weights.taintToleration() != 0 && cluster.anyPreferNoSchedule()) {
@@ -128,17 +128,18 @@ final class BatchScorer implements BatchNodeOrderFn {
         return Status.OK;
       }
       boolean materialized = false;
+      PodPlacement placement = task.placement();
       int w = weights.nodeAffinity();
-      if (w != 0 && pod.nodeAffinity() != null && !pod.nodeAffinity().preferred().isEmpty()) {
+      if (w != 0 && !placement.preferredNodeTerms().isEmpty()) {
         materialized = materialize(n, materialized);
-        if (NodeAffinityScorer.score(pod, nodes, n, raw)) {
+        if (NodeAffinityScorer.score(placement, nodes, n, raw)) {
           addWeighted(n, w);
         }
       }
       w = weights.podAffinity();
-      if (w != 0 && (PreferredAffinity.has(pod) || cluster.podsWithPreferredAffinity() > 0)) {
+      if (w != 0 && (placement.hasPreferredPodTerms() || cluster.podsWithPreferredAffinity() > 0)) {
         materialized = materialize(n, materialized);
-        if (InterPodAffinityScorer.score(pod, nodes, n, raw, cluster)) {
+        if (InterPodAffinityScorer.score(placement, nodes, n, raw, cluster)) {
           addWeighted(n, w);
         }
       }
@@ -160,7 +161,7 @@ final class BatchScorer implements BatchNodeOrderFn {
           && (!pod.topologySpreadConstraints().isEmpty()
               || !pod.metadata().ownerReferences().isEmpty())) {
         materialized = materialize(n, materialized);
-        if (TopologySpreadScorer.score(pod, nodes, n, raw, cluster)) {
+        if (TopologySpreadScorer.score(placement, nodes, n, raw, cluster)) {
           addWeighted(n, w);
         }
       }

@@ -8,6 +8,7 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.PodPlacement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -100,13 +101,22 @@ final class ClusterState implements EventHandler {
       return;
     }
     Pod pod = task.pod();
-    PreferredAffinity affinity = PreferredAffinity.of(pod);
+    PodPlacement affinity =
+        hasPreferredPodTerms(pod) && task.placement().hasPreferredPodTerms()
+            ? task.placement()
+            : null;
     NodeState.Placed p = new NodeState.Placed(task, pod, request(task, pod), affinity, node);
     placed.put(task.uid(), p);
     node.add(p);
     if (affinity != null) {
       podsWithPreferredAffinity++;
     }
+  }
+
+  /** Whether the pod has preferred pod (anti-)affinity terms, read without parsing it. */
+  private static boolean hasPreferredPodTerms(Pod pod) {
+    return (pod.podAffinity() != null && !pod.podAffinity().preferred().isEmpty())
+        || (pod.podAntiAffinity() != null && !pod.podAntiAffinity().preferred().isEmpty());
   }
 
   private void unplace(NodeState.Placed p) {

@@ -1,14 +1,16 @@
 package dev.caldera.plugins.nodeorder;
 
 import dev.caldera.api.model.Pod;
-import java.util.HashMap;
+import dev.caldera.api.placement.AffinityTerm;
+import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.TopologyCounts;
 import java.util.List;
 import java.util.Map;
 
 /**
  * kube-scheduler's InterPodAffinity score as Volcano configures it (zero-value args: hard pod
  * affinity weight 0, existing pods' preferred terms not ignored). Every pod counted on any node of
- * the session adds to a per-topology-value sum: the incoming pod's preferred affinity (+weight) and
+ * the session adds to a per-topology-pair sum: the incoming pod's preferred affinity (+weight) and
  * anti-affinity (−weight) terms that the existing pod matches, and the existing pod's preferred
  * terms that the incoming pod matches. A candidate scores the sums of its topology values, min-max
  * normalised over the candidates.
@@ -21,16 +23,18 @@ final class InterPodAffinityScorer {
    * Writes the normalised scores of the first {@code n} candidates into {@code out}; false
    * (PreScore Skip: every score 0) when no term contributes anything.
    */
-  static boolean score(Pod pod, NodeState[] candidates, int n, long[] out, ClusterState cluster) {
-    boolean hasTerms = PreferredAffinity.has(pod);
+  static boolean score(
+      PodPlacement incoming, NodeState[] candidates, int n, long[] out, ClusterState cluster) {
+    boolean hasTerms = incoming.hasPreferredPodTerms();
     if (!hasTerms && cluster.podsWithPreferredAffinity() == 0) {
       return false;
     }
-    PreferredAffinity own = hasTerms ? PreferredAffinity.of(pod) : null;
+    Pod pod = incoming.pod();
+    PodPlacement own = hasTerms ? incoming : null;
     Map<String, String> ownNamespaceLabels = cluster.namespaceLabels(pod.namespace());
     Map<String, String> ownLabelsForExisting =
         ownNamespaceLabels == null ? Map.of() : ownNamespaceLabels;
-    TopologyScores topology = new TopologyScores();
+    TopologyCounts topology = new TopologyCounts();
     for (NodeState node : cluster.nodes()) {
       if (node.labels.isEmpty()) {
         continue;
@@ -41,12 +45,13 @@ final class InterPodAffinityScorer {
         }
         if (own != null) {
           Map<String, String> nsLabels = cluster.namespaceLabels(existing.pod().namespace());
-          topology.add(own.affinity(), existing.pod(), nsLabels, node, 1);
-          topology.add(own.antiAffinity(), existing.pod(), nsLabels, node, -1);
+          add(topology, own.preferredAffinity(), existing.pod(), nsLabels, node, 1);
+          add(topology, own.preferredAntiAffinity(), existing.pod(), nsLabels, node, -1);
         }
         if (existing.affinity() != null) {
-          topology.add(existing.affinity().affinity(), pod, ownLabelsForExisting, node, 1);
-          topology.add(existing.affinity().antiAffinity(), pod, ownLabelsForExisting, node, -1);
+          PodPlacement theirs = existing.affinity();
+          add(topology, theirs.preferredAffinity(), pod, ownLabelsForExisting, node, 1);
+          add(topology, theirs.preferredAntiAffinity(), pod, ownLabelsForExisting, node, -1);
         }
       }
     }
@@ -54,52 +59,25 @@ final class InterPodAffinityScorer {
       return false;
     }
     for (int i = 0; i < n; i++) {
-      out[i] = topology.score(candidates[i].labels);
+      out[i] = topology.sum(candidates[i].labels);
     }
     Normalize.minMax(out, n);
     return true;
   }
 
-  /** Topology key → topology value → summed weight. */
-  private static final class TopologyScores {
-    private final Map<String, Map<String, long[]>> byKey = new HashMap<>();
-
-    void add(
-        List<AffinityTerm> terms,
-        Pod target,
-        Map<String, String> targetNamespaceLabels,
-        NodeState node,
-        int sign) {
-      for (AffinityTerm term : terms) {
-        if (!term.matches(target, targetNamespaceLabels)) {
-          continue;
-        }
-        String value = node.labels.get(term.topologyKey);
-        if (value == null) {
-          continue;
-        }
-        byKey.computeIfAbsent(term.topologyKey, k -> new HashMap<>())
-                .computeIfAbsent(value, v -> new long[1])[0] +=
-            (long) term.weight * sign;
+  /** Adds ±weight to the node's pair of each term that {@code target} matches. */
+  private static void add(
+      TopologyCounts topology,
+      List<AffinityTerm> terms,
+      Pod target,
+      Map<String, String> targetNamespaceLabels,
+      NodeState node,
+      int sign) {
+    for (int i = 0; i < terms.size(); i++) {
+      AffinityTerm term = terms.get(i);
+      if (term.matches(target, targetNamespaceLabels)) {
+        topology.add(term.topologyKey(), node.labels, (long) term.weight() * sign);
       }
-    }
-
-    boolean isEmpty() {
-      return byKey.isEmpty();
-    }
-
-    long score(Map<String, String> labels) {
-      long score = 0;
-      for (Map.Entry<String, Map<String, long[]>> e : byKey.entrySet()) {
-        String value = labels.get(e.getKey());
-        if (value != null) {
-          long[] v = e.getValue().get(value);
-          if (v != null) {
-            score += v[0];
-          }
-        }
-      }
-      return score;
     }
   }
 }

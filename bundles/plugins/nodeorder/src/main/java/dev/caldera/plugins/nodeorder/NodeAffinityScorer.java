@@ -1,8 +1,7 @@
 package dev.caldera.plugins.nodeorder;
 
-import dev.caldera.api.model.NodeAffinity;
-import dev.caldera.api.model.Pod;
-import dev.caldera.api.model.PreferredSchedulingTerm;
+import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.PodPlacement.WeightedNodeTerm;
 import java.util.List;
 
 /**
@@ -17,20 +16,18 @@ final class NodeAffinityScorer {
    * Writes the normalised scores of the first {@code n} nodes into {@code out}; false (nothing
    * written, every score 0) when the pod has no preferred terms.
    */
-  static boolean score(Pod pod, NodeState[] nodes, int n, long[] out) {
-    NodeAffinity affinity = pod.nodeAffinity();
-    if (affinity == null || affinity.preferred().isEmpty()) {
+  static boolean score(PodPlacement pod, NodeState[] nodes, int n, long[] out) {
+    List<WeightedNodeTerm> terms = pod.preferredNodeTerms();
+    if (terms.isEmpty()) {
       return false;
     }
-    List<PreferredSchedulingTerm> terms = affinity.preferred();
     for (int i = 0; i < n; i++) {
       NodeState node = nodes[i];
       long sum = 0;
-      for (PreferredSchedulingTerm t : terms) {
-        if (t.weight() != 0
-            && t.preference() != null
-            && NodeSelectors.termMatches(t.preference(), node.labels, node.name)) {
-          sum += t.weight();
+      for (int t = 0; t < terms.size(); t++) {
+        WeightedNodeTerm term = terms.get(t);
+        if (term.term().matches(node.labels, node.name)) {
+          sum += term.weight();
         }
       }
       out[i] = sum;

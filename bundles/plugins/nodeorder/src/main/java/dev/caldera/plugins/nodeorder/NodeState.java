@@ -4,6 +4,7 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.Taint;
+import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Quantity;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -16,9 +17,12 @@ import java.util.Map;
  */
 final class NodeState {
 
-  /** A task counted on a node, with what the scorers read of it. */
+  /**
+   * A task counted on a node, with what the scorers read of it; {@code affinity} is the task's
+   * placement when it has preferred pod (anti-)affinity terms, else null.
+   */
   record Placed(
-      TaskInfo task, Pod pod, PodRequest request, PreferredAffinity affinity, NodeState node) {}
+      TaskInfo task, Pod pod, PodRequest request, PodPlacement affinity, NodeState node) {}
 
   final String name;
   final Node node;

@@ -2,9 +2,9 @@ package dev.caldera.plugins.nodeorder;
 
 import dev.caldera.api.model.OwnerReference;
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.model.Taint;
-import dev.caldera.api.model.Toleration;
-import dev.caldera.api.model.TopologySpreadConstraint;
+import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.Selector;
+import dev.caldera.api.placement.SpreadConstraint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,13 +25,8 @@ final class TopologySpreadScorer {
 
   static final String HOSTNAME = "kubernetes.io/hostname";
   static final String ZONE = "topology.kubernetes.io/zone";
-  private static final String SCHEDULE_ANYWAY = "ScheduleAnyway";
-  private static final String HONOR = "Honor";
   private static final Set<String> DEFAULTING_OWNERS =
       Set.of("ReplicaSet", "StatefulSet", "ReplicationController");
-
-  private record Constraint(
-      int maxSkew, String key, Selector selector, boolean honorAffinity, boolean honorTaints) {}
 
   private TopologySpreadScorer() {}
 
@@ -39,9 +34,12 @@ final class TopologySpreadScorer {
    * Writes the normalised scores of the first {@code n} candidates into {@code out}; false
    * (PreScore Skip: every score 0) when the pod has no soft constraint.
    */
-  static boolean score(Pod pod, NodeState[] candidates, int n, long[] out, ClusterState cluster) {
+  static boolean score(
+      PodPlacement placement, NodeState[] candidates, int n, long[] out, ClusterState cluster) {
+    Pod pod = placement.pod();
     boolean requireAll = !pod.topologySpreadConstraints().isEmpty();
-    List<Constraint> constraints = requireAll ? softConstraints(pod) : defaultConstraints(pod);
+    List<SpreadConstraint> constraints =
+        requireAll ? placement.softSpread() : defaultConstraints(pod);
     if (constraints.isEmpty() || cluster.nodes().isEmpty()) {
       return false;
     }
@@ -61,11 +59,11 @@ final class TopologySpreadScorer {
         continue;
       }
       for (int c = 0; c < k; c++) {
-        Constraint constraint = constraints.get(c);
-        if (HOSTNAME.equals(constraint.key())) {
+        SpreadConstraint constraint = constraints.get(c);
+        if (HOSTNAME.equals(constraint.topologyKey())) {
           continue;
         }
-        String value = labels.getOrDefault(constraint.key(), "");
+        String value = labels.getOrDefault(constraint.topologyKey(), "");
         if (counts.get(c).putIfAbsent(value, new long[1]) == null) {
           domains[c]++;
         }
@@ -73,7 +71,7 @@ final class TopologySpreadScorer {
     }
     double[] weights = new double[k];
     for (int c = 0; c < k; c++) {
-      int size = HOSTNAME.equals(constraints.get(c).key()) ? n - ignoredCount : domains[c];
+      int size = HOSTNAME.equals(constraints.get(c).topologyKey()) ? n - ignoredCount : domains[c];
       weights[c] = StrictMath.log(size + 2.0);
     }
     for (NodeState node : cluster.nodes()) {
@@ -81,13 +79,13 @@ final class TopologySpreadScorer {
         continue;
       }
       for (int c = 0; c < k; c++) {
-        Constraint constraint = constraints.get(c);
-        if (!included(constraint, pod, node)) {
+        SpreadConstraint constraint = constraints.get(c);
+        if (!constraint.includes(placement, node.node)) {
           continue;
         }
-        long[] count = counts.get(c).get(node.labels.getOrDefault(constraint.key(), ""));
+        long[] count = counts.get(c).get(node.labels.getOrDefault(constraint.topologyKey(), ""));
         if (count != null) {
-          count[0] += matchingPods(node, constraint.selector(), pod.namespace());
+          count[0] += matchingPods(node, constraint, pod.namespace());
         }
       }
     }
@@ -98,14 +96,14 @@ final class TopologySpreadScorer {
       double score = 0;
       Map<String, String> labels = candidates[i].labels;
       for (int c = 0; c < k; c++) {
-        Constraint constraint = constraints.get(c);
-        String value = labels.get(constraint.key());
+        SpreadConstraint constraint = constraints.get(c);
+        String value = labels.get(constraint.topologyKey());
         if (value == null) {
           continue;
         }
         long cnt =
-            HOSTNAME.equals(constraint.key())
-                ? matchingPods(candidates[i], constraint.selector(), pod.namespace())
+            HOSTNAME.equals(constraint.topologyKey())
+                ? matchingPods(candidates[i], constraint, pod.namespace())
                 : counts.get(c).get(value)[0];
         score += (double) cnt * weights[c] + (double) (constraint.maxSkew() - 1);
       }
@@ -135,32 +133,7 @@ final class TopologySpreadScorer {
     }
   }
 
-  private static List<Constraint> softConstraints(Pod pod) {
-    List<Constraint> out = new ArrayList<>();
-    Map<String, String> podLabels = pod.metadata().labels();
-    for (TopologySpreadConstraint c : pod.topologySpreadConstraints()) {
-      if (!SCHEDULE_ANYWAY.equals(c.whenUnsatisfiable())) {
-        continue;
-      }
-      Selector selector = Selector.of(c.labelSelector());
-      for (String key : c.matchLabelKeys()) {
-        String value = podLabels.get(key);
-        if (value != null) {
-          selector = selector.with(key, "In", value);
-        }
-      }
-      out.add(
-          new Constraint(
-              c.maxSkew(),
-              c.topologyKey() == null ? "" : c.topologyKey(),
-              selector,
-              c.nodeAffinityPolicy() == null || HONOR.equals(c.nodeAffinityPolicy()),
-              HONOR.equals(c.nodeTaintsPolicy())));
-    }
-    return out;
-  }
-
-  private static List<Constraint> defaultConstraints(Pod pod) {
+  private static List<SpreadConstraint> defaultConstraints(Pod pod) {
     if (!controlledByDefaultingOwner(pod)) {
       return List.of();
     }
@@ -169,8 +142,8 @@ final class TopologySpreadScorer {
       return List.of();
     }
     return List.of(
-        new Constraint(3, HOSTNAME, selector, true, false),
-        new Constraint(5, ZONE, selector, true, false));
+        new SpreadConstraint(3, HOSTNAME, selector, 1, true, false, false),
+        new SpreadConstraint(5, ZONE, selector, 1, true, false, false));
   }
 
   private static boolean controlledByDefaultingOwner(Pod pod) {
@@ -182,56 +155,24 @@ final class TopologySpreadScorer {
     return false;
   }
 
-  private static boolean hasAllKeys(Map<String, String> labels, List<Constraint> constraints) {
-    for (Constraint c : constraints) {
-      if (!labels.containsKey(c.key())) {
+  private static boolean hasAllKeys(
+      Map<String, String> labels, List<SpreadConstraint> constraints) {
+    for (SpreadConstraint c : constraints) {
+      if (!labels.containsKey(c.topologyKey())) {
         return false;
       }
     }
     return true;
   }
 
-  /** {@code matchNodeInclusionPolicies}: the node counts for this constraint's domains. */
-  private static boolean included(Constraint c, Pod pod, NodeState node) {
-    if (c.honorAffinity() && !NodeSelectors.requiredMatches(pod, node.node)) {
-      return false;
-    }
-    return !c.honorTaints() || !hasUntoleratedHardTaint(node.node.taints(), pod.tolerations());
-  }
-
-  private static boolean hasUntoleratedHardTaint(List<Taint> taints, List<Toleration> tolerations) {
-    for (Taint taint : taints) {
-      if (!"NoSchedule".equals(taint.effect()) && !"NoExecute".equals(taint.effect())) {
-        continue;
-      }
-      boolean tolerated = false;
-      for (Toleration t : tolerations) {
-        if (t.tolerates(taint)) {
-          tolerated = true;
-          break;
-        }
-      }
-      if (!tolerated) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * {@code countPodsMatchSelector}: an empty selector counts nothing; terminating pods are skipped.
-   */
-  private static int matchingPods(NodeState node, Selector selector, String namespace) {
-    if (selector.isEmpty()) {
+  /** {@code countPodsMatchSelector} over the pods counted on {@code node}. */
+  private static int matchingPods(NodeState node, SpreadConstraint constraint, String namespace) {
+    if (constraint.selector().isEmpty()) {
       return 0;
     }
     int count = 0;
     for (NodeState.Placed p : node.pods()) {
-      Pod pod = p.pod();
-      if (pod.metadata().deletionTimestamp() != null || !namespace.equals(pod.namespace())) {
-        continue;
-      }
-      if (selector.matches(pod.metadata().labels())) {
+      if (constraint.counts(p.pod(), namespace)) {
         count++;
       }
     }

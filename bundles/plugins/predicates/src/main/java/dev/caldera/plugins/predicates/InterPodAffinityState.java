@@ -2,6 +2,9 @@ package dev.caldera.plugins.predicates;
 
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.AffinityTerm;
+import dev.caldera.api.placement.TopologyCounts;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,7 +16,10 @@ import java.util.Map;
 final class InterPodAffinityState {
 
   private final TaskFacts incoming;
+
+  /** The labels of the incoming pod's namespace; empty when the session does not know it. */
   private final Map<String, String> namespaceLabels;
+
   private final TopologyCounts existingAntiAffinity;
   private final TopologyCounts affinity;
   private final TopologyCounts antiAffinity;
@@ -34,8 +40,8 @@ final class InterPodAffinityState {
   /** Whether the filter has nothing to check (upstream's PreFilter Skip). */
   boolean skippable() {
     return existingAntiAffinity.isEmpty()
-        && incoming.affinity.length == 0
-        && incoming.antiAffinity.length == 0;
+        && incoming.affinity.isEmpty()
+        && incoming.antiAffinity.isEmpty();
   }
 
   /**
@@ -67,7 +73,7 @@ final class InterPodAffinityState {
   }
 
   /** Counts an existing pod's anti-affinity terms that match the incoming pod. */
-  void countExistingAntiAffinity(AffinityTerm[] terms, Map<String, String> nodeLabels) {
+  void countExistingAntiAffinity(List<AffinityTerm> terms, Map<String, String> nodeLabels) {
     for (AffinityTerm t : terms) {
       if (t.matches(incoming.pod, namespaceLabels)) {
         existingAntiAffinity.add(t.topologyKey(), nodeLabels, 1);

@@ -11,11 +11,15 @@ import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeAffinity;
 import dev.caldera.api.model.NodeSelectorTerm;
 import dev.caldera.api.model.Toleration;
+import dev.caldera.api.placement.SpreadConstraint;
+import dev.caldera.api.placement.TopologyCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -43,6 +47,9 @@ final class PredicatesSession {
   private final Map<String, Boolean> deallocated = new ConcurrentHashMap<>();
 
   private final Map<String, TaskFacts> facts = new ConcurrentHashMap<>();
+
+  /** Pods whose invalid placement terms were reported in this session, by UID. */
+  private final Set<String> reportedProblems = new HashSet<>();
 
   /** Node → pod template → whether the stable filters passed ({@code predicate.CacheEnable}). */
   private final Map<String, Map<String, Boolean>> stableCache = new ConcurrentHashMap<>();
@@ -100,6 +107,14 @@ final class PredicatesSession {
    */
   synchronized Status prePredicate(TaskInfo task) {
     TaskFacts f = facts(task);
+    if (!f.placementProblems.isEmpty() && reportedProblems.add(task.uid())) {
+      session.recordEvent(
+          "Pod",
+          task.key(),
+          "Warning",
+          Reasons.INVALID_PLACEMENT_TERMS,
+          String.join("; ", f.placementProblems));
+    }
     if (args.nodeAffinity() && f.nodeNamesConflict) {
       return Reasons.NODE_AFFINITY_CONFLICT_STATUS;
     }
@@ -117,7 +132,7 @@ final class PredicatesSession {
 
   private TaskState prepare(TaskInfo task, TaskFacts f) {
     InterPodAffinityState affinity = args.podAffinity() ? affinityState(f) : null;
-    SpreadState spread = args.podTopologySpread() && f.spread.length > 0 ? spreadState(f) : null;
+    SpreadState spread = args.podTopologySpread() && !f.spread.isEmpty() ? spreadState(f) : null;
     return new TaskState(task, f, affinity, spread);
   }
 
@@ -125,7 +140,7 @@ final class PredicatesSession {
     InterPodAffinityState state =
         new InterPodAffinityState(
             f,
-            namespaceLabels.get(f.pod.namespace()),
+            namespaceLabels.getOrDefault(f.pod.namespace(), Map.of()),
             new TopologyCounts(),
             new TopologyCounts(),
             new TopologyCounts());
@@ -136,7 +151,7 @@ final class PredicatesSession {
             facts(existing).existingAntiAffinity, labels(slot.info.node()));
       }
     }
-    if (f.affinity.length > 0 || f.antiAffinity.length > 0) {
+    if (!f.affinity.isEmpty() || !f.antiAffinity.isEmpty()) {
       for (NodeSlot slot : slotList) {
         Map<String, String> nodeLabels = labels(slot.info.node());
         for (TaskInfo existing : slot.view(deallocated).pods) {
@@ -163,7 +178,7 @@ final class PredicatesSession {
   }
 
   private SpreadState spreadState(TaskFacts f) {
-    SpreadConstraint[] constraints = f.spread;
+    List<SpreadConstraint> constraints = f.spread;
     SpreadState.Builder builder = new SpreadState.Builder(constraints);
     String namespace = f.pod.namespace();
     for (NodeSlot slot : slotList) {
@@ -173,12 +188,9 @@ final class PredicatesSession {
         continue;
       }
       List<TaskInfo> pods = null;
-      for (int i = 0; i < constraints.length; i++) {
-        SpreadConstraint c = constraints[i];
-        if (c.honorNodeAffinity() && !f.nodeSelection.matches(node)) {
-          continue;
-        }
-        if (c.honorNodeTaints() && TaskFacts.hasUntoleratedTaint(node.taints(), f.tolerations)) {
+      for (int i = 0; i < constraints.size(); i++) {
+        SpreadConstraint c = constraints.get(i);
+        if (!c.includes(f.placement, node)) {
           continue;
         }
         if (pods == null) {
@@ -197,7 +209,7 @@ final class PredicatesSession {
   }
 
   private static boolean hasTopologyKeys(
-      Map<String, String> nodeLabels, SpreadConstraint[] constraints) {
+      Map<String, String> nodeLabels, List<SpreadConstraint> constraints) {
     for (SpreadConstraint c : constraints) {
       if (!nodeLabels.containsKey(c.topologyKey())) {
         return false;
@@ -304,7 +316,8 @@ final class PredicatesSession {
     if (args.nodeAffinity() && !f.nodeSelection.isEmpty() && !f.nodeSelection.matches(node)) {
       return Reasons.NODE_AFFINITY_STATUS;
     }
-    if (args.taintToleration() && TaskFacts.hasUntoleratedTaint(node.taints(), f.tolerations)) {
+    if (args.taintToleration()
+        && SpreadConstraint.hasUntoleratedTaint(node.taints(), f.tolerations)) {
       return Reasons.TAINT_STATUS;
     }
     return null;
@@ -458,7 +471,7 @@ final class PredicatesSession {
   private TaskFacts facts(TaskInfo task) {
     TaskFacts f = facts.get(task.uid());
     if (f == null) {
-      f = facts.computeIfAbsent(task.uid(), k -> TaskFacts.of(task.pod(), namespaces));
+      f = facts.computeIfAbsent(task.uid(), k -> TaskFacts.of(task, namespaces));
     }
     return f;
   }

@@ -24,6 +24,13 @@ final class Reasons {
   static final String NODE_AFFINITY_CONFLICT =
       "plugin NodeAffinity pre-predicates failed pod affinity terms conflict";
 
+  /**
+   * The reason of the Warning event for a pod whose placement terms Kubernetes would reject (one
+   * event per pod and session, the message naming each field); the pod is still scheduled, the bad
+   * term read as {@link dev.caldera.api.placement.PodPlacement} documents.
+   */
+  static final String INVALID_PLACEMENT_TERMS = "InvalidPlacementTerms";
+
   static final Status POD_COUNT_STATUS = Status.unschedulable(POD_NUMBER_EXCEEDED);
   static final Status NODE_UNSCHEDULABLE_STATUS = Status.unresolvable(NODE_UNSCHEDULABLE);
   static final Status NODE_AFFINITY_STATUS = Status.unresolvable(NODE_AFFINITY);

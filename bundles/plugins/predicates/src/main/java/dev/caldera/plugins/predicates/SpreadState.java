@@ -1,6 +1,7 @@
 package dev.caldera.plugins.predicates;
 
 import dev.caldera.api.extension.Status;
+import dev.caldera.api.placement.SpreadConstraint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,23 +13,23 @@ import java.util.Map;
  */
 final class SpreadState {
 
-  private final SpreadConstraint[] constraints;
+  private final List<SpreadConstraint> constraints;
   private final List<Map<String, Integer>> countsByDomain;
   private final int[] minMatch;
   private final boolean[] selfMatch;
 
   private SpreadState(
-      SpreadConstraint[] constraints,
+      List<SpreadConstraint> constraints,
       List<Map<String, Integer>> countsByDomain,
       boolean[] selfMatch) {
     this.constraints = constraints;
     this.countsByDomain = countsByDomain;
     this.selfMatch = selfMatch;
-    this.minMatch = new int[constraints.length];
-    for (int i = 0; i < constraints.length; i++) {
+    this.minMatch = new int[constraints.size()];
+    for (int i = 0; i < constraints.size(); i++) {
       Map<String, Integer> counts = countsByDomain.get(i);
       // Fewer eligible domains than minDomains: the global minimum is taken as 0.
-      if (counts.size() < constraints[i].minDomains()) {
+      if (counts.size() < constraints.get(i).minDomains()) {
         minMatch[i] = 0;
       } else {
         int min = Integer.MAX_VALUE;
@@ -42,12 +43,12 @@ final class SpreadState {
 
   /** Collects the per-domain counts; {@link #domain} is called once per eligible node. */
   static final class Builder {
-    private final SpreadConstraint[] constraints;
+    private final List<SpreadConstraint> constraints;
     private final List<Map<String, Integer>> counts = new ArrayList<>();
 
-    Builder(SpreadConstraint[] constraints) {
+    Builder(List<SpreadConstraint> constraints) {
       this.constraints = constraints;
-      for (int i = 0; i < constraints.length; i++) {
+      for (int i = 0; i < constraints.size(); i++) {
         counts.add(new HashMap<>());
       }
     }
@@ -58,9 +59,9 @@ final class SpreadState {
     }
 
     SpreadState build(Map<String, String> podLabels) {
-      boolean[] self = new boolean[constraints.length];
+      boolean[] self = new boolean[constraints.size()];
       for (int i = 0; i < self.length; i++) {
-        self[i] = constraints[i].selects(podLabels);
+        self[i] = constraints.get(i).selects(podLabels);
       }
       return new SpreadState(constraints, counts, self);
     }
@@ -71,8 +72,8 @@ final class SpreadState {
    * unresolvable; {@code matching + self − min > maxSkew} is unschedulable. Null when it fits.
    */
   Status filter(Map<String, String> nodeLabels) {
-    for (int i = 0; i < constraints.length; i++) {
-      SpreadConstraint c = constraints[i];
+    for (int i = 0; i < constraints.size(); i++) {
+      SpreadConstraint c = constraints.get(i);
       String value = nodeLabels.get(c.topologyKey());
       if (value == null) {
         return Reasons.SPREAD_MISSING_LABEL_STATUS;

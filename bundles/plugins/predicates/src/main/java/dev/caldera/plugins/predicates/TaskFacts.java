@@ -1,5 +1,6 @@
 package dev.caldera.plugins.predicates;
 
+import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Container;
 import dev.caldera.api.model.ContainerPort;
 import dev.caldera.api.model.Namespace;
@@ -7,14 +8,18 @@ import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodAffinity;
 import dev.caldera.api.model.Taint;
 import dev.caldera.api.model.Toleration;
-import dev.caldera.api.model.TopologySpreadConstraint;
+import dev.caldera.api.placement.AffinityTerm;
+import dev.caldera.api.placement.NodeSelection;
+import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.SpreadConstraint;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the filters need to know about one pod, parsed once per session: its node selection,
- * tolerations, host ports, required inter-pod terms and hard spread constraints. A pod without any
- * of them costs the filters only a few field reads.
+ * What the filters need to know about one pod, once per session: its node selection, required
+ * inter-pod terms and hard spread constraints (from the task's {@link PodPlacement}, which the
+ * nodeorder scores read too), tolerations, host ports and claims. A pod without any of them costs
+ * the filters only a few field reads.
  */
 final class TaskFacts {
 
@@ -22,9 +27,9 @@ final class TaskFacts {
   static final String TEMPLATE_UID_ANNOTATION = "volcano.sh/template-uid";
   private static final Taint UNSCHEDULABLE_TAINT =
       new Taint(UNSCHEDULABLE_TAINT_KEY, "", "NoSchedule");
-  private static final AffinityTerm[] NO_TERMS = new AffinityTerm[0];
 
   final Pod pod;
+  final PodPlacement placement;
   final NodeSelection nodeSelection;
 
   /** Whether the required node affinity names no node at all (upstream PreFilter conflict). */
@@ -37,16 +42,19 @@ final class TaskFacts {
   final HostPorts.Wanted[] hostPorts;
 
   /** The pod's required affinity terms, namespaces resolved. */
-  final AffinityTerm[] affinity;
+  final List<AffinityTerm> affinity;
 
   /** The pod's required anti-affinity terms, namespaces resolved. */
-  final AffinityTerm[] antiAffinity;
+  final List<AffinityTerm> antiAffinity;
 
   /** The pod's required anti-affinity terms as written, for when it is an existing pod. */
-  final AffinityTerm[] existingAntiAffinity;
+  final List<AffinityTerm> existingAntiAffinity;
 
   /** The DoNotSchedule spread constraints. */
-  final SpreadConstraint[] spread;
+  final List<SpreadConstraint> spread;
+
+  /** What the pod's placement terms have wrong (see {@link PodPlacement#problems()}). */
+  final List<String> placementProblems;
 
   /** {@value #TEMPLATE_UID_ANNOTATION}, or null. */
   final String templateUid;
@@ -54,23 +62,25 @@ final class TaskFacts {
   /** The claims and inline disks the volume filters check. */
   final PodClaims claims;
 
-  private TaskFacts(Pod pod, List<Namespace> namespaces) {
-    this.pod = pod;
-    this.nodeSelection = NodeSelection.of(pod);
-    this.nodeNamesConflict = NodeSelection.namesConflict(pod);
+  private TaskFacts(TaskInfo task, List<Namespace> namespaces) {
+    this.pod = task.pod();
+    this.placement = task.placement();
+    this.nodeSelection = placement.requiredNodes();
+    this.nodeNamesConflict = placement.nodeNamesConflict();
     this.tolerations = pod.tolerations();
     this.toleratesUnschedulable = tolerates(tolerations, UNSCHEDULABLE_TAINT);
     this.hostPorts = HostPorts.wanted(pod);
-    this.existingAntiAffinity = requiredTerms(pod, pod.podAntiAffinity());
-    this.affinity = resolve(requiredTerms(pod, pod.podAffinity()), namespaces);
+    this.existingAntiAffinity = placement.requiredAntiAffinity();
+    this.affinity = resolve(placement.requiredAffinity(), namespaces);
     this.antiAffinity = resolve(existingAntiAffinity, namespaces);
-    this.spread = hardConstraints(pod);
+    this.spread = placement.hardSpread();
+    this.placementProblems = placement.problems();
     this.templateUid = pod.metadata().annotations().get(TEMPLATE_UID_ANNOTATION);
     this.claims = PodClaims.of(pod);
   }
 
-  static TaskFacts of(Pod pod, List<Namespace> namespaces) {
-    return new TaskFacts(pod, namespaces);
+  static TaskFacts of(TaskInfo task, List<Namespace> namespaces) {
+    return new TaskFacts(task, namespaces);
   }
 
   /** Whether {@code pod} has required anti-affinity terms (an existing pod others must respect). */
@@ -79,54 +89,21 @@ final class TaskFacts {
     return anti != null && !anti.required().isEmpty();
   }
 
-  private static AffinityTerm[] requiredTerms(Pod pod, PodAffinity affinity) {
-    if (affinity == null || affinity.required().isEmpty()) {
-      return NO_TERMS;
-    }
-    return AffinityTerm.all(pod, affinity.required());
-  }
-
-  private static AffinityTerm[] resolve(AffinityTerm[] terms, List<Namespace> namespaces) {
-    if (terms.length == 0) {
+  private static List<AffinityTerm> resolve(List<AffinityTerm> terms, List<Namespace> namespaces) {
+    if (terms.isEmpty()) {
       return terms;
     }
-    AffinityTerm[] out = new AffinityTerm[terms.length];
-    for (int i = 0; i < terms.length; i++) {
-      out[i] = terms[i].resolveNamespaces(namespaces);
+    List<AffinityTerm> out = new ArrayList<>(terms.size());
+    for (AffinityTerm t : terms) {
+      out.add(t.resolveNamespaces(namespaces));
     }
-    return out;
-  }
-
-  private static SpreadConstraint[] hardConstraints(Pod pod) {
-    List<SpreadConstraint> out = new ArrayList<>();
-    for (TopologySpreadConstraint c : pod.topologySpreadConstraints()) {
-      if ("DoNotSchedule".equals(c.whenUnsatisfiable())) {
-        out.add(SpreadConstraint.of(c, pod.metadata().labels()));
-      }
-    }
-    return out.toArray(new SpreadConstraint[0]);
+    return List.copyOf(out);
   }
 
   /** Whether some toleration tolerates {@code taint}. */
   static boolean tolerates(List<Toleration> tolerations, Taint taint) {
     for (int i = 0; i < tolerations.size(); i++) {
       if (tolerations.get(i).tolerates(taint)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Whether the node has a NoSchedule or NoExecute taint these tolerations do not tolerate ({@code
-   * FindMatchingUntoleratedTaint} with {@code DoNotScheduleTaintsFilterFunc}).
-   */
-  static boolean hasUntoleratedTaint(List<Taint> taints, List<Toleration> tolerations) {
-    for (int i = 0; i < taints.size(); i++) {
-      Taint taint = taints.get(i);
-      String effect = taint.effect();
-      if (("NoSchedule".equals(effect) || "NoExecute".equals(effect))
-          && !tolerates(tolerations, taint)) {
         return true;
       }
     }

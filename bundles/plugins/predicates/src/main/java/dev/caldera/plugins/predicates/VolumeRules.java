@@ -10,6 +10,7 @@ import dev.caldera.api.model.PersistentVolumeClaim;
 import dev.caldera.api.model.PodVolume;
 import dev.caldera.api.model.Storage;
 import dev.caldera.api.model.StorageClass;
+import dev.caldera.api.placement.NodeSelection;
 import dev.caldera.api.resource.Quantity;
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.caldera.plugins.predicates;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.PluginArguments;
@@ -7,12 +9,14 @@ import dev.caldera.api.extension.CycleState;
 import dev.caldera.api.extension.Status.Code;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.LabelSelector;
+import dev.caldera.api.model.LabelSelectorRequirement;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.PodAffinity;
 import dev.caldera.api.model.PodAffinityTerm;
 import dev.caldera.testkit.FakeNode;
 import dev.caldera.testkit.FakeTask;
+import dev.caldera.testkit.RecordedEvent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -284,6 +288,44 @@ class InterPodAffinityTest extends PredicatesFixture {
 
     assertPasses(extensions().get(ExtensionPoint.SIMULATE_ADD_TASK).add(copy, plain, noisy, n1));
     assertPasses(simulate(copy, plain, n1));
+  }
+
+  // ------------------------------------------------------------ bad input
+
+  @Test
+  void anInvalidSelector_isOneWarningPerPodAndSession_andTheTermSelectsNothing() {
+    FakeNode n1 = node("n1");
+    running("db", n1).label("app", "db");
+    FakeTask bad =
+        pod("bad")
+            .podAntiAffinity(
+                new PodAffinity(
+                    List.of(
+                        new PodAffinityTerm(
+                            new LabelSelector(
+                                null,
+                                List.of(
+                                    new LabelSelectorRequirement("app", "Like", List.of("db")))),
+                            null,
+                            HOSTNAME,
+                            null,
+                            null,
+                            null)),
+                    null));
+
+    assertPasses(check(bad, n1));
+    assertPasses(check(bad, n1));
+
+    assertThat(session.events())
+        .containsExactly(
+            new RecordedEvent(
+                "Pod",
+                "ns/bad",
+                "Warning",
+                "InvalidPlacementTerms",
+                "pod ns/bad: spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                    + "[0].labelSelector.matchExpressions[0].operator: expected one of In, NotIn,"
+                    + " Exists, DoesNotExist, got \"Like\""));
   }
 
   private dev.caldera.api.extension.Status simulate(

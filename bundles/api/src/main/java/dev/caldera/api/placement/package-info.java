@@ -1,0 +1,14 @@
+/**
+ * A pod's placement terms parsed once: label selectors, required and preferred node selection, pod
+ * (anti-)affinity terms and topology spread constraints ({@link PodPlacement}, what
+ * kube-scheduler's {@code PodInfo} holds), and the per-topology-pair counts the inter-pod filters
+ * and scores keep ({@link TopologyCounts}). The predicates and nodeorder plugins read the same
+ * parsed terms through {@link dev.caldera.api.info.TaskInfo#placement()}, which the framework
+ * parses once per pod and session.
+ */
+@Export
+@Version("1.0.0")
+package dev.caldera.api.placement;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;
