@@ -283,8 +283,10 @@
           quantity(f.resource, f.limit),
       })
     );
+    // A policy denial counts victim candidates per deciding rule; every other stage counts nodes.
+    const counted = b.stage === 'RECLAIM_POLICY' ? 'victim candidate' : 'node';
     const counts = Object.entries(b.nodeCounts || {}).map(([reason, n]) =>
-      el('li', { text: n + ' node' + (n === 1 ? '' : 's') + ': ' + reason })
+      el('li', { text: n + ' ' + counted + (n === 1 ? '' : 's') + ': ' + reason })
     );
     const by = [b.action, b.plugin].filter((x) => x).join(' / ');
     return el(
