@@ -183,6 +183,11 @@
         break;
       }
     }
+    return meter(resource, allocated, limit, limitName, { class: 'bar-row', 'data-resource': resource });
+  }
+
+  /** A labelled bar: {@code allocated} against {@code limit} (none: the label says allocated). */
+  function meter(resource, allocated, limit, limitName, attrs) {
     const fill = limit ? Math.min(100, (allocated / limit) * 100) : 0;
     const over = limit !== null && allocated > limit;
     const label =
@@ -192,7 +197,7 @@
       (limit !== null ? ' / ' + quantity(resource, limit) + ' ' + limitName : ' allocated');
     return el(
       'div',
-      { class: 'bar-row', 'data-resource': resource },
+      attrs,
       el('span', { class: 'bar-label', text: label }),
       el(
         'span',
@@ -204,6 +209,16 @@
         })()
       )
     );
+  }
+
+  /** A quota a plugin keeps of the queue (capacity-card: one card model), allocated vs quota. */
+  function quotaBar(f) {
+    return meter(f.resource, f.allocated, f.limit, f.limitName, {
+      class: 'bar-row quota-bar',
+      'data-quota': f.resource,
+      'data-allocated': String(f.allocated),
+      'data-limit': String(f.limit),
+    });
   }
 
   function queueResources(q) {
@@ -239,7 +254,12 @@
         el('td', { text: q.state }),
         el('td', { class: 'num', text: number(q.weight) }),
         el('td', { class: 'num', text: number(q.pending) + ' (' + number(q.pendingTasks) + ' pods)' }),
-        el('td', { class: 'bars' }, ...queueResources(q).map((r) => bar(r, q))),
+        el(
+          'td',
+          { class: 'bars' },
+          ...queueResources(q).map((r) => bar(r, q)),
+          ...(q.quotas || []).map(quotaBar)
+        ),
         el(
           'td',
           { class: 'small' },

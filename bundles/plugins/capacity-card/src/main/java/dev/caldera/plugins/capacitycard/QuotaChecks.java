@@ -126,7 +126,7 @@ final class QuotaChecks {
   }
 
   private static final String CAPABILITY = "capability";
-  private static final String CARD_QUOTA = "card quota";
+  private static final String CARD_QUOTA = CapacityCardPlugin.CARD_QUOTA;
 
   /** JobEnqueuedFn: the admitted minimum, but what its placed pods cover, counts as inqueue. */
   void enqueued(JobInfo job) {
