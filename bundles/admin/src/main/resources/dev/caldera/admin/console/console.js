@@ -535,7 +535,9 @@
   function renderPolicies(res, eventsRes) {
     const box = target('policies', res);
     if (!box) return;
-    const files = Object.keys(res.body || {}).sort();
+    const body = res.body || {};
+    const texts = body.files || {};
+    const files = Object.keys(texts).sort();
     // The checks' verdicts are events: the last one naming a file says whether its text was taken.
     const events = eventsRes.ok ? eventsRes.body || [] : [];
     const items = files.map((f) => {
@@ -549,10 +551,20 @@
           f,
           last ? el('span', { class: 'small', text: ' · ' + last.reason + ': ' + last.message }) : null
         ),
-        el('pre', { text: res.body[f] })
+        el('pre', { text: texts[f] })
       );
     });
-    box.replaceChildren(...(items.length ? items : [empty('no policy files in force')]));
+    // Policies in audit mode decide nothing; how often each would have decided otherwise.
+    const audits = Object.entries(body.auditDisagreements || {}).map(([policy, n]) =>
+      el('li', {
+        'data-audit': policy,
+        text: policy + ' (audit): ' + number(n) + ' disagreement' + (n === 1 ? '' : 's') + ' with the enforced policies',
+      })
+    );
+    box.replaceChildren(
+      ...(items.length ? items : [empty('no policy files in force')]),
+      ...(audits.length ? [el('ul', { id: 'policy-audits' }, ...audits)] : [])
+    );
   }
 
   function renderEvents(res) {

@@ -138,6 +138,7 @@ public final class PolicyPlugin implements Plugin {
                 : (queue, tasks) -> preemptive.stream().allMatch(fn -> fn.test(queue, tasks));
     List<Policy> audited = audited(session, snapshot);
     if (!audited.isEmpty()) {
+      audited.forEach(p -> auditCounts.audited(p.name()));
       audit = new PolicyAudit(selected, audited, context, auditCounts);
       ReclaimableFn enforced = reclaimable;
       reclaimable =
