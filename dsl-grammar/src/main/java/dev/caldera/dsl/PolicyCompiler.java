@@ -86,7 +86,11 @@ public final class PolicyCompiler {
     if (checked == null) {
       return new CompileResult(fileName, source, tree.name(), null, reporter.diagnostics());
     }
-    Policy policy = new CompiledPolicy(Compiler.compile(checked, fileName));
+    // The explaining program is compiled here, on the caller's stack, like the deciding one: a
+    // policy at the nesting limits compiles within the stack its file was checked on.
+    Policy policy =
+        new CompiledPolicy(
+            Compiler.compile(checked, fileName), Compiler.compileForExplaining(checked, fileName));
     return new CompileResult(fileName, source, tree.name(), policy, List.of());
   }
 

@@ -144,7 +144,11 @@ class CompilerSemanticsTest {
             "allow by t.policy:18: any may reclaim training\n"
                 + "  reclaimer service = inference (from owner.kind, line 12)\n"
                 + "  reclaimee service = training (from"
-                + " podgroup.annotations[\"volcano.sh/service.type\"], line 11)");
+                + " podgroup.annotations[\"volcano.sh/service.type\"], line 11)\n"
+                + "  read:\n"
+                + "    reclaimer podgroup.annotations[\"volcano.sh/service.type\"] = \"batch\"\n"
+                + "    reclaimer owner.kind = \"ReplicaSet\"\n"
+                + "    reclaimee podgroup.annotations[\"volcano.sh/service.type\"] = \"training\"");
     assertThat(spared.allowed()).isFalse();
     assertThat(spared.line()).isEqualTo(19);
     assertThat(spared.rule()).isEqualTo("otherwise deny");
@@ -208,6 +212,39 @@ class CompilerSemanticsTest {
 
     assertThat(fn.select(service, everyone()).tasks())
         .containsExactly(annotatedTraining, untyped, lockedTraining);
+  }
+
+  @Test
+  void explain_printsEveryAttributeTheConditionsRead_withItsValue() {
+    Policy p =
+        compile(
+            "policy t\n"
+                + "reclaim {\n"
+                + "  any may reclaim any when reclaimee.request < {cpu: 2, memory: 1Gi} and"
+                + " reclaimee.queue.priority > 5\n"
+                + "  any may reclaim any when reclaimee.owner.kind == Job and"
+                + " reclaimee.labels[\"team\"] exists\n"
+                + "  otherwise deny\n"
+                + "}\n");
+    SessionPolicyContext ctx = new SessionPolicyContext(session);
+
+    Decision d = p.explainReclaim(ctx, service, jobOwned);
+
+    // In the order read: the first rule's two conditions, then the second rule's.
+    assertThat(d.reads())
+        .as(d.describe())
+        .hasSize(4)
+        .satisfies(
+            reads -> {
+              assertThat(reads.get(0)).startsWith("reclaimee.request = cpu 1");
+              assertThat(reads.get(1)).isEqualTo("reclaimee.queue.priority = 1");
+              assertThat(reads.get(2)).isEqualTo("reclaimee.owner.kind = \"Job\"");
+              assertThat(reads.get(3)).startsWith("reclaimee.labels[\"team\"] = ");
+            });
+    assertThat(d.describe()).contains("\n  read:\n    reclaimee.request = cpu 1");
+    // Recording changes no decision: explain and the bound function agree.
+    assertThat(p.reclaimable(ctx).select(service, List.of(jobOwned)).tasks().isEmpty())
+        .isEqualTo(!d.allowed());
   }
 
   @Test

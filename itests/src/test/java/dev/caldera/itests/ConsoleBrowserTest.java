@@ -153,6 +153,16 @@ class ConsoleBrowserTest {
                 + " r.querySelector('.stage').textContent, r.querySelector('.message').textContent]);");
   }
 
+  /** Each card quota bar of the queue tree: queue, model, allocated and quota, in one step. */
+  @SuppressWarnings("unchecked")
+  private List<List<String>> quotaBars() {
+    return (List<List<String>>)
+        browser.executeScript(
+            "return [...document.querySelectorAll('#queue-tree tr[data-queue] .quota-bar')]"
+                + ".map(b => [b.closest('tr').dataset.queue, b.dataset.quota,"
+                + " b.dataset.allocated, b.dataset.limit]);");
+  }
+
   @Test
   void console_showsTheQueueTree_aPendingReason_andAMissingPluginHoldingScheduling()
       throws Exception {
@@ -184,6 +194,37 @@ class ConsoleBrowserTest {
     assertThat(queues).isEqualTo(List.of("inference", "training"));
     assertThat(text("#queue-tree tr[data-queue='training']"))
         .contains("Open", "nvidia.com/gpu", "/ 40 capability");
+
+    // Per-model card quota bars (capacity-card), as /api/queues gives them: the demo's quotas,
+    // and once its workload holds cards, allocated cards on some bar.
+    wait.until(b -> quotaBars().stream().anyMatch(bar -> Double.parseDouble(bar.get(2)) > 0));
+    List<List<String>> bars = quotaBars();
+    assertThat(bars)
+        .filteredOn(bar -> bar.get(0).equals("training"))
+        .extracting(bar -> bar.get(1) + " " + bar.get(3))
+        .containsExactly(
+            "NVIDIA-A100-SXM4-80GB 16", "NVIDIA-GeForce-RTX-4090 8", "NVIDIA-H100-80GB-HBM3 16");
+    assertThat(bars)
+        .filteredOn(bar -> bar.get(0).equals("inference"))
+        .extracting(bar -> bar.get(1) + " " + bar.get(3))
+        .containsExactly(
+            "NVIDIA-A100-SXM4-80GB 6", "NVIDIA-GeForce-RTX-4090 4", "NVIDIA-H100-80GB-HBM3 6");
+    JsonNode apiQueues = api(url + "api/queues").path("queues");
+    for (JsonNode q : apiQueues) {
+      for (JsonNode quota : q.path("quotas")) {
+        assertThat(bars)
+            .as("the page's bar of %s in %s", quota.path("resource").asText(), q.path("name"))
+            .anySatisfy(
+                bar -> {
+                  assertThat(bar.get(0)).isEqualTo(q.path("name").asText());
+                  assertThat(bar.get(1)).isEqualTo(quota.path("resource").asText());
+                  assertThat(Double.parseDouble(bar.get(3)))
+                      .isEqualTo(quota.path("limit").asDouble());
+                });
+      }
+    }
+    assertThat(text("#queue-tree tr[data-queue='training'] .quota-bar .bar-label"))
+        .endsWith(" / 16 card quota");
 
     // The demo's workload soon leaves pod groups waiting, each with a reason.
     wait.until(b -> !pendingRows().isEmpty());

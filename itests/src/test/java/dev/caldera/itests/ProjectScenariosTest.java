@@ -76,7 +76,7 @@ class ProjectScenariosTest {
     Map<String, String> shipped = PolicyScenariosTest.shippedPolicies();
     scenarios = new ArrayList<>();
     for (Path file : files) {
-      scenarios.add(PolicyScenariosTest.withShippedPolicies(load(file), shipped));
+      scenarios.add(PolicyScenariosTest.withShippedPolicies(load(file, stubs), shipped));
     }
   }
 
@@ -87,9 +87,11 @@ class ProjectScenariosTest {
 
   /**
    * Loads a scenario; one that names {@value #PROMETHEUS} gets a {@link PrometheusStub} of its own
-   * and is loaded from a copy with the stub's address in its place.
+   * (added to {@code stubs}, for the caller to close) and is loaded from a copy with the stub's
+   * address in its place.
    */
-  private static Scenario load(Path file) throws IOException, ScenarioException {
+  static Scenario load(Path file, List<PrometheusStub> stubs)
+      throws IOException, ScenarioException {
     String text = Files.readString(file);
     if (!text.contains(PROMETHEUS)) {
       return ScenarioLoader.load(file);

@@ -5,7 +5,9 @@ import dev.caldera.api.info.Blocker;
 import java.io.PrintStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -80,6 +82,22 @@ final class QueuesCommand implements Callable<Integer> {
               q.path("weight").asInt(),
               q.path("pending").asInt(),
               figures(q)));
+      List<String> quotas = new ArrayList<>();
+      for (JsonNode f : q.path("quotas")) {
+        quotas.add(
+            f.path("resource").asText()
+                + " "
+                + Blocker.Figure.format(f.path("allocated").asDouble())
+                + " / "
+                + Blocker.Figure.format(f.path("limit").asDouble()));
+      }
+      if (!quotas.isEmpty()) {
+        sb.append("  ".repeat(d + 1))
+            .append(q.path("quotas").get(0).path("limitName").asText())
+            .append(": ")
+            .append(String.join(", ", quotas))
+            .append('\n');
+      }
     }
     JsonNode orphans = body.path("orphans");
     for (JsonNode o : orphans) {

@@ -1,6 +1,9 @@
 package dev.caldera.runtime;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caldera.api.info.Blocker;
 import java.io.PrintStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -115,16 +118,7 @@ final class WhyCommand implements Callable<Integer> {
         sb.append("; blocked so since ").append(waiting.path("since").asText());
       }
       sb.append('\n');
-      JsonNode counts = waiting.path("blocker").path("nodeCounts");
-      counts
-          .properties()
-          .forEach(
-              e ->
-                  sb.append("  ")
-                      .append(e.getValue().asInt())
-                      .append(" nodes: ")
-                      .append(e.getKey())
-                      .append('\n'));
+      figuresAndCounts(waiting.path("blocker"), sb);
     }
     JsonNode tasks = job.path("tasks");
     if (tasks.size() > 0) {
@@ -158,6 +152,19 @@ final class WhyCommand implements Callable<Integer> {
     }
     return sb.toString();
   }
+
+  /** The blocker's figures and counts ({@link Blocker#details()}), one indented line each. */
+  static void figuresAndCounts(JsonNode b, StringBuilder sb) {
+    Blocker blocker;
+    try {
+      blocker = JSON.treeToValue(b, Blocker.class);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      return;
+    }
+    blocker.details().forEach(line -> sb.append("  ").append(line).append('\n'));
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** {@code blocked at enqueue: <message> (plugin p)}. */
   static String blocker(JsonNode b) {

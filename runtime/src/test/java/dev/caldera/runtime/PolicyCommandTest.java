@@ -174,7 +174,10 @@ class PolicyCommandTest {
                 + p
                 + ":7: inference may reclaim training\n"
                 + "  reclaimer service = inference (from owner.kind, line 3)\n"
-                + "  reclaimee service = training (otherwise, line 4)\n");
+                + "  reclaimee service = training (otherwise, line 4)\n"
+                + "  read:\n"
+                + "    reclaimer owner.kind = \"Deployment\"\n"
+                + "    reclaimee owner.kind = \"StatefulSet\"\n");
   }
 
   @Test

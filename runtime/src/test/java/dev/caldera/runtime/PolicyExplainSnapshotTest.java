@@ -42,6 +42,14 @@ class PolicyExplainSnapshotTest {
     assertThat(cli.out())
         .contains("reclaimer service = unknown")
         .contains("reclaimee service = training (from owner.kind");
+    // Each attribute the classifiers read, with the snapshot's value: the StatefulSet owner of
+    // db-0 maps to no service, train-1's Job owner to training; neither pod group is annotated.
+    assertThat(cli.out())
+        .contains(
+            "\n  read:\n",
+            "    reclaimer podgroup.annotations[\"volcano.sh/service.type\"] = (no value)\n",
+            "    reclaimer owner.kind = \"StatefulSet\"\n",
+            "    reclaimee owner.kind = \"Job\"\n");
   }
 
   @Test

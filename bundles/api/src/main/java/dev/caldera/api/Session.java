@@ -89,6 +89,15 @@ public interface Session {
    */
   default void reportQueueBlocker(QueueInfo queue, dev.caldera.api.info.Blocker blocker) {}
 
+  /**
+   * Reports a quota of {@code queue} that a plugin keeps itself (capacity-card: cards per model),
+   * one figure per item: what the queue holds ({@code allocated}) against the quota ({@code
+   * limit}); {@code requested} is unused. Shown with the queue ({@code /api/queues}, the console).
+   * Called at session close, when allocation is done; a later report replaces an earlier one.
+   */
+  default void reportQueueQuota(
+      QueueInfo queue, java.util.List<dev.caldera.api.info.Blocker.Figure> figures) {}
+
   /** The task's status before its last discarded operation, else its current status. */
   default dev.caldera.api.info.TaskStatus lastTransactionStatus(TaskInfo task) {
     return task.status();

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param waiting the pod groups still waiting after the session, in the order the scheduler tries
  *     them (queue order, then job order within a queue), each with what stopped it; pod groups of
  *     missing queues last
+ * @param queueQuotas queue name → the quotas plugins keep of it (capacity-card: cards per model),
+ *     allocated against limit; see {@link dev.caldera.api.Session#reportQueueQuota}
  */
 public record SessionResult(
     String sessionUid,
@@ -28,10 +30,38 @@ public record SessionResult(
     Map<String, PodStatusUpdate> pods,
     List<Event> events,
     SessionStats stats,
-    List<Waiting> waiting) {
+    List<Waiting> waiting,
+    Map<String, List<Blocker.Figure>> queueQuotas) {
 
   public SessionResult {
     waiting = waiting == null ? List.of() : List.copyOf(waiting);
+    queueQuotas = queueQuotas == null ? Map.of() : Map.copyOf(queueQuotas);
+  }
+
+  /** A result without quotas kept by plugins. */
+  public SessionResult(
+      String sessionUid,
+      List<Bind> binds,
+      List<Eviction> evictions,
+      List<Pipelined> pipelined,
+      Map<String, PodGroupStatus> podGroups,
+      Map<String, Map<String, Quantity>> queueAllocated,
+      Map<String, PodStatusUpdate> pods,
+      List<Event> events,
+      SessionStats stats,
+      List<Waiting> waiting) {
+    this(
+        sessionUid,
+        binds,
+        evictions,
+        pipelined,
+        podGroups,
+        queueAllocated,
+        pods,
+        events,
+        stats,
+        waiting,
+        Map.of());
   }
 
   /** A result without waiting pod groups (a writer's test, a replayed session). */
@@ -201,6 +231,7 @@ public record SessionResult(
             s.durationMillis(),
             actionNanos,
             functionNanos),
-        waiting);
+        waiting,
+        queueQuotas);
   }
 }

@@ -49,9 +49,9 @@ public record SessionReport(
   }
 
   /**
-   * One line per waiting pod group, for a person: {@code ml/train-7: 2nd in queue training; blocked
-   * at enqueue: queue training: cpu requested 8, allocated 60 of realCapability 64 (plugin
-   * proportion)}.
+   * One entry per waiting pod group, for a person, its figures and counts on indented lines after
+   * it: {@code ml/train-7: 2nd in queue training; blocked at enqueue: queue training: cpu requested
+   * 8, allocated 60 of realCapability 64 (plugin proportion)}.
    */
   public List<String> explain() {
     List<String> out = new java.util.ArrayList<>();
@@ -71,6 +71,7 @@ public record SessionReport(
       if (!b.plugin().isEmpty() && !b.message().contains(b.plugin())) {
         sb.append(" (plugin ").append(b.plugin()).append(')');
       }
+      b.details().forEach(d -> sb.append("\n    ").append(d));
       out.add(sb.toString());
     }
     return out;

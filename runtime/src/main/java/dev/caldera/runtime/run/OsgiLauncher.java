@@ -191,6 +191,10 @@ public final class OsgiLauncher {
           InvalidSyntaxException,
           ReflectiveOperationException {
     Path storage = Files.createTempDirectory("caldera-felix-");
+    // The kube bundle prints its progress ("cluster: synced ...") on System.out, which is where
+    // the scenario goes (`caldera snapshot --kubeconfig F > cluster.yaml`): to stderr meanwhile.
+    java.io.PrintStream stdout = System.out;
+    System.setOut(System.err);
     try {
       startWithBundles(storage);
       BundleContext context = framework.getBundleContext();
@@ -227,6 +231,7 @@ public final class OsgiLauncher {
     } finally {
       stopFramework();
       deleteRecursively(storage);
+      System.setOut(stdout);
     }
   }
 

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
@@ -216,7 +217,7 @@ public final class AdminServer implements AutoCloseable {
       case "/api/plugins" -> Response.json(200, backend.plugins());
       case "/api/bundles" -> Response.json(200, backend.bundles());
       case "/api/conf" -> Response.json(200, need(monitor).conf());
-      case "/api/policies" -> Response.json(200, need(monitor).policies());
+      case "/api/policies" -> Response.json(200, policies(need(monitor)));
       case "/api/sessions" -> Response.json(200, need(monitor).sessions(limit(query, 20)));
       case "/api/events" -> Response.json(200, need(monitor).events(limit(query, 50)));
       case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
@@ -392,6 +393,45 @@ public final class AdminServer implements AutoCloseable {
     if (body.length == 0) {
       throw new AdminException(400, "the body must be the bundle's jar");
     }
+    return body;
+  }
+
+  /**
+   * The metric whose samples (label {@code policy}) are the audit disagreements shown with the
+   * policies; the policy plugin counts them.
+   */
+  static final String AUDIT_DISAGREEMENTS = "caldera_policy_audit_disagreements_total";
+
+  /**
+   * {@code /api/policies}: the policy files in force (file → text) and, per policy in audit mode,
+   * how often it disagreed with the enforced ones since the scheduler started.
+   */
+  private Map<String, Object> policies(SchedulerMonitor monitor) {
+    Map<String, Long> disagreements = new java.util.TreeMap<>();
+    for (MetricsSource source : backend.metricsSources()) {
+      List<MetricsSource.Family> families;
+      try {
+        families = source.metrics();
+      } catch (RuntimeException e) {
+        continue; // /metrics names the failing source
+      }
+      for (MetricsSource.Family f : families) {
+        if (!f.name().equals(AUDIT_DISAGREEMENTS)) {
+          continue;
+        }
+        for (MetricsSource.Sample sample : f.samples()) {
+          List<String> labels = sample.labels();
+          for (int i = 0; i + 1 < labels.size(); i += 2) {
+            if (labels.get(i).equals("policy")) {
+              disagreements.merge(labels.get(i + 1), (long) sample.value(), Long::sum);
+            }
+          }
+        }
+      }
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("files", monitor.policies());
+    body.put("auditDisagreements", disagreements);
     return body;
   }
 

@@ -183,6 +183,11 @@
         break;
       }
     }
+    return meter(resource, allocated, limit, limitName, { class: 'bar-row', 'data-resource': resource });
+  }
+
+  /** A labelled bar: {@code allocated} against {@code limit} (none: the label says allocated). */
+  function meter(resource, allocated, limit, limitName, attrs) {
     const fill = limit ? Math.min(100, (allocated / limit) * 100) : 0;
     const over = limit !== null && allocated > limit;
     const label =
@@ -192,7 +197,7 @@
       (limit !== null ? ' / ' + quantity(resource, limit) + ' ' + limitName : ' allocated');
     return el(
       'div',
-      { class: 'bar-row', 'data-resource': resource },
+      attrs,
       el('span', { class: 'bar-label', text: label }),
       el(
         'span',
@@ -204,6 +209,16 @@
         })()
       )
     );
+  }
+
+  /** A quota a plugin keeps of the queue (capacity-card: one card model), allocated vs quota. */
+  function quotaBar(f) {
+    return meter(f.resource, f.allocated, f.limit, f.limitName, {
+      class: 'bar-row quota-bar',
+      'data-quota': f.resource,
+      'data-allocated': String(f.allocated),
+      'data-limit': String(f.limit),
+    });
   }
 
   function queueResources(q) {
@@ -239,7 +254,12 @@
         el('td', { text: q.state }),
         el('td', { class: 'num', text: number(q.weight) }),
         el('td', { class: 'num', text: number(q.pending) + ' (' + number(q.pendingTasks) + ' pods)' }),
-        el('td', { class: 'bars' }, ...queueResources(q).map((r) => bar(r, q))),
+        el(
+          'td',
+          { class: 'bars' },
+          ...queueResources(q).map((r) => bar(r, q)),
+          ...(q.quotas || []).map(quotaBar)
+        ),
         el(
           'td',
           { class: 'small' },
@@ -283,8 +303,10 @@
           quantity(f.resource, f.limit),
       })
     );
+    // A policy denial counts victim candidates per deciding rule; every other stage counts nodes.
+    const counted = b.stage === 'RECLAIM_POLICY' ? 'victim candidate' : 'node';
     const counts = Object.entries(b.nodeCounts || {}).map(([reason, n]) =>
-      el('li', { text: n + ' node' + (n === 1 ? '' : 's') + ': ' + reason })
+      el('li', { text: n + ' ' + counted + (n === 1 ? '' : 's') + ': ' + reason })
     );
     const by = [b.action, b.plugin].filter((x) => x).join(' / ');
     return el(
@@ -513,7 +535,9 @@
   function renderPolicies(res, eventsRes) {
     const box = target('policies', res);
     if (!box) return;
-    const files = Object.keys(res.body || {}).sort();
+    const body = res.body || {};
+    const texts = body.files || {};
+    const files = Object.keys(texts).sort();
     // The checks' verdicts are events: the last one naming a file says whether its text was taken.
     const events = eventsRes.ok ? eventsRes.body || [] : [];
     const items = files.map((f) => {
@@ -527,10 +551,20 @@
           f,
           last ? el('span', { class: 'small', text: ' · ' + last.reason + ': ' + last.message }) : null
         ),
-        el('pre', { text: res.body[f] })
+        el('pre', { text: texts[f] })
       );
     });
-    box.replaceChildren(...(items.length ? items : [empty('no policy files in force')]));
+    // Policies in audit mode decide nothing; how often each would have decided otherwise.
+    const audits = Object.entries(body.auditDisagreements || {}).map(([policy, n]) =>
+      el('li', {
+        'data-audit': policy,
+        text: policy + ' (audit): ' + number(n) + ' disagreement' + (n === 1 ? '' : 's') + ' with the enforced policies',
+      })
+    );
+    box.replaceChildren(
+      ...(items.length ? items : [empty('no policy files in force')]),
+      ...(audits.length ? [el('ul', { id: 'policy-audits' }, ...audits)] : [])
+    );
   }
 
   function renderEvents(res) {

@@ -2,6 +2,8 @@ package dev.caldera.admin.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.MetricsSource;
 import java.io.ByteArrayOutputStream;
@@ -187,6 +189,30 @@ class AdminServerTest {
             "caldera_kube_binds_total{result=\"refused\"} 1.0\n",
             "caldera_sessions_total 3.0\n")
         .contains("failed: broken source");
+  }
+
+  @Test
+  void policies_showTheFilesInForce_andTheAuditDisagreementsPerPolicy() throws Exception {
+    backend.metricsSources.add(
+        () ->
+            List.of(
+                new MetricsSource.Family(
+                    AdminServer.AUDIT_DISAGREEMENTS,
+                    "counter",
+                    "Audit disagreements.",
+                    List.of(
+                        new MetricsSource.Sample(List.of("policy", "wide"), 3),
+                        new MetricsSource.Sample(List.of("policy", "narrow"), 0)))));
+    backend.metricsSources.add(
+        () -> {
+          throw new IllegalStateException("broken source");
+        });
+    start(null);
+
+    JsonNode body = new ObjectMapper().readTree(send(at("/api/policies")).body());
+
+    assertThat(body.path("files").fieldNames()).toIterable().containsExactly("tidal.policy");
+    assertThat(body.path("auditDisagreements").toString()).isEqualTo("{\"narrow\":0,\"wide\":3}");
   }
 
   @Test

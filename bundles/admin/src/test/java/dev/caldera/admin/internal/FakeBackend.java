@@ -71,7 +71,10 @@ final class FakeBackend implements AdminBackend {
                   Map.of("nvidia.com/gpu", 64.0),
                   Map.of("nvidia.com/gpu", 60.0),
                   2,
-                  2));
+                  2,
+                  List.of(
+                      new Blocker.Figure("NVIDIA-A100", 0, 6, 8, "card quota"),
+                      new Blocker.Figure("NVIDIA-H100", 0, 0, 4, "card quota"))));
         }
 
         @Override

@@ -19,7 +19,9 @@ import java.util.TreeMap;
  * @param plugin the plugin (or action) that decided; empty when the framework did
  * @param message one sentence, with the numbers
  * @param figures per resource: requested, allocated and the limit it would break (may be empty)
- * @param nodeCounts for {@link Stage#NODES}: reason → how many nodes gave it (may be empty)
+ * @param nodeCounts for {@link Stage#NODES}: reason → how many nodes gave it; for {@link
+ *     Stage#RECLAIM_POLICY}: deciding rule ({@code file:line (rule)}) → how many victim candidates
+ *     it denied (may be empty)
  */
 public record Blocker(
     Stage stage,
@@ -106,6 +108,30 @@ public record Blocker(
       sep = "; ";
     }
     return sb.toString();
+  }
+
+  /**
+   * The numbers behind the message for a person, one line each: the figures ({@code nvidia.com/gpu:
+   * requested 8, allocated 60 of capability 64}), then the counts ({@code 3 nodes: Insufficient
+   * cpu}, or victim candidates per deciding rule for a policy denial).
+   */
+  public List<String> details() {
+    List<String> out = new ArrayList<>(figures.size() + nodeCounts.size());
+    for (Figure f : figures) {
+      out.add(
+          f.resource()
+              + ": requested "
+              + Figure.format(f.requested())
+              + ", allocated "
+              + Figure.format(f.allocated())
+              + " of "
+              + f.limitName()
+              + ' '
+              + Figure.format(f.limit()));
+    }
+    String counted = stage == Stage.RECLAIM_POLICY ? " victim candidate" : " node";
+    nodeCounts.forEach((reason, n) -> out.add(n + counted + (n == 1 ? "" : "s") + ": " + reason));
+    return out;
   }
 
   private static double units(String name, double value) {

@@ -39,6 +39,8 @@ public interface QueueInsight {
    *     guarantees, within its capability
    * @param pending pod groups waiting in the queue
    * @param pendingTasks pods waiting in the queue
+   * @param quotas quotas plugins keep of the queue (capacity-card: cards per model, by name),
+   *     allocated against limit; empty when none does
    */
   record QueueView(
       String name,
@@ -51,7 +53,13 @@ public interface QueueInsight {
       Map<String, Double> realCapability,
       Map<String, Double> allocated,
       int pending,
-      long pendingTasks) {}
+      long pendingTasks,
+      List<Blocker.Figure> quotas) {
+
+    public QueueView {
+      quotas = quotas == null ? List.of() : List.copyOf(quotas);
+    }
+  }
 
   /**
    * A pod group in line.

@@ -138,7 +138,7 @@ public final class KubeBackend implements AutoCloseable {
   /** The objects the informers hold, as a scenario file (see {@link ScenarioExporter}). */
   public String exportScenario(dev.caldera.framework.loop.ClusterExport.Request request) {
     return new ScenarioExporter(
-            informers,
+            informers::listed,
             client.getKubernetesSerialization(),
             settings.schedulerNames(),
             cache.nodeMetrics())

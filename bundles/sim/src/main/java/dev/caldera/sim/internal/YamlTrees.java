@@ -30,13 +30,17 @@ public final class YamlTrees {
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
-  /** Characters in one YAML text. */
-  public static final int MAX_CODE_POINTS = 16 * 1024 * 1024;
+  /**
+   * Characters in one YAML text: a snapshot of a large cluster (10k nodes, 100k pods) is about 50
+   * MB.
+   */
+  public static final int MAX_CODE_POINTS = 256 * 1024 * 1024;
 
   /**
-   * Values (scalars, lists and mappings) in one document once aliases are expanded: SnakeYAML's own
-   * limits (50 aliases, 50 levels of nesting) still let a few kilobytes of aliases to aliases
-   * expand to billions of values.
+   * Values (scalars, lists and mappings) in one document once aliases are expanded, at least: a
+   * document may hold as many values as it has characters (no value is written in less than one),
+   * but SnakeYAML's own limits (50 aliases, 50 levels of nesting) still let a few kilobytes of
+   * aliases to aliases expand to billions of values.
    */
   public static final int MAX_VALUES = 1_000_000;
 
@@ -57,7 +61,7 @@ public final class YamlTrees {
     } catch (YAMLException e) {
       throw new ScenarioException(source + ": not valid YAML: " + firstLine(e.getMessage()), e);
     }
-    return tree(document, source);
+    return tree(document, source, text.length());
   }
 
   /**
@@ -70,7 +74,7 @@ public final class YamlTrees {
     try {
       for (Object document : yaml().loadAll(text)) {
         if (document != null) {
-          out.add(tree(document, source));
+          out.add(tree(document, source, text.length()));
         }
       }
     } catch (MarkedYAMLException e) {
@@ -90,8 +94,9 @@ public final class YamlTrees {
     return new Yaml(new TextTimestamps(options), new Representer(dumper), dumper, options);
   }
 
-  private static JsonNode tree(Object document, String source) throws ScenarioException {
-    int[] budget = {MAX_VALUES};
+  private static JsonNode tree(Object document, String source, int characters)
+      throws ScenarioException {
+    int[] budget = {Math.max(MAX_VALUES, characters)};
     return node(document, source, budget);
   }
 
@@ -100,9 +105,10 @@ public final class YamlTrees {
     if (--budget[0] < 0) {
       throw new ScenarioException(
           source
-              + ": not valid YAML: more than "
+              + ": not valid YAML: more values once aliases are expanded than the text has"
+              + " characters (at least "
               + MAX_VALUES
-              + " values once aliases are expanded (aliases of aliases?)");
+              + "; aliases of aliases?)");
     }
     if (value instanceof Map<?, ?> map) {
       ObjectNode out = MAPPER.createObjectNode();

@@ -8,6 +8,7 @@ import dev.caldera.dsl.internal.eval.MapNode;
 import dev.caldera.dsl.internal.eval.NumNode;
 import dev.caldera.dsl.internal.eval.NumNodes;
 import dev.caldera.dsl.internal.eval.Program;
+import dev.caldera.dsl.internal.eval.Recorded;
 import dev.caldera.dsl.internal.eval.StrNode;
 import dev.caldera.dsl.internal.eval.StrNodes;
 import dev.caldera.dsl.internal.eval.VecNode;
@@ -33,15 +34,34 @@ import java.util.List;
 public final class Compiler {
 
   private final Checked checked;
+  private final boolean recording;
   private int self;
+  private boolean inClassifier;
 
-  private Compiler(Checked checked) {
+  private Compiler(Checked checked, boolean recording) {
     this.checked = checked;
+    this.recording = recording;
   }
 
   /** The program of {@code checked}, for the file {@code file}. */
   public static Program compile(Checked checked, String file) {
-    return new Compiler(checked).program(file);
+    return new Compiler(checked, false).program(file);
+  }
+
+  /**
+   * The program of {@code checked} for {@code explain}: the same decisions, and every attribute
+   * tells the frame what it read (see {@link Recorded}).
+   */
+  public static Program compileForExplaining(Checked checked, String file) {
+    return new Compiler(checked, true).program(file);
+  }
+
+  /** An attribute's evaluator, recording its reads when compiling for explain. */
+  private Object attribute(Object node, Expr e, boolean relative) {
+    if (!recording) {
+      return node;
+    }
+    return Recorded.wrap(node, Formatter.expression(e), relative && inClassifier ? self : -1);
   }
 
   private Program program(String file) {
@@ -100,6 +120,7 @@ public final class Compiler {
 
   private ClassifierEval classifier(Classify c, int index, int slot) {
     self = slot;
+    inClassifier = true;
     List<Classify.Source> sources = c.sources();
     StrNode[] nodes = new StrNode[sources.size()];
     String[][] keys = new String[sources.size()][];
@@ -144,6 +165,7 @@ public final class Compiler {
 
   private BoolNode bool(Expr e) {
     self = Frame.SUBJECT;
+    inClassifier = false;
     return (BoolNode) node(e);
   }
 
@@ -162,7 +184,7 @@ public final class Compiler {
       return node(p.inner());
     }
     if (m instanceof Meaning.Attribute a) {
-      return a.entity().node(a.name(), slot(a.slot()));
+      return attribute(a.entity().node(a.name(), slot(a.slot())), e, a.slot() == Meaning.SELF);
     }
     if (m instanceof Meaning.ClassOf c) {
       String[] names = c.type().symbols().toArray(new String[0]);
@@ -185,7 +207,7 @@ public final class Compiler {
       if (meaningOf(i.target()) instanceof Meaning.Attribute a) {
         StrNode value = a.entity().valueNode(a.name(), slot(a.slot()), i.key());
         if (value != null) {
-          return value;
+          return attribute(value, e, a.slot() == Meaning.SELF);
         }
       }
       return new StrNodes.MapKey((MapNode) node(i.target()), i.key());

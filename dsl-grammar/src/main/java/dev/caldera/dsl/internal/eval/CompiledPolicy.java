@@ -17,9 +17,24 @@ public final class CompiledPolicy implements Policy {
   private static final Victims NONE = Victims.permit(List.of());
 
   private final Program program;
+  private final Program explainer;
 
+  /** A policy whose explanations name no attribute values. */
   public CompiledPolicy(Program program) {
+    this(program, program);
+  }
+
+  /**
+   * @param explainer the program {@code explain} runs: the same decisions, with attributes that
+   *     record what they read
+   */
+  public CompiledPolicy(Program program, Program explainer) {
     this.program = program;
+    this.explainer = explainer;
+  }
+
+  private Program explainer() {
+    return explainer;
   }
 
   @Override
@@ -68,14 +83,16 @@ public final class CompiledPolicy implements Policy {
     if (!hasReclaim()) {
       throw new IllegalStateException("policy " + name() + " has no reclaim block");
     }
-    Frame f = program.frame(context);
+    Program p = explainer();
+    Frame f = p.frame(context);
+    f.recordReads("reclaimer", "reclaimee");
     f.start();
     f.bind(Frame.SUBJECT, reclaimer);
     f.bind(Frame.OBJECT, candidate);
     List<String> classes = new ArrayList<>();
-    describeClasses(f, Frame.SUBJECT, "reclaimer", classes);
-    describeClasses(f, Frame.OBJECT, "reclaimee", classes);
-    return decision(program.reclaimBlock(), program.decideReclaim(f), classes);
+    describeClasses(p, f, Frame.SUBJECT, "reclaimer", classes);
+    describeClasses(p, f, Frame.OBJECT, "reclaimee", classes);
+    return decision(p, p.reclaimBlock(), p.decideReclaim(f), classes, f.reads());
   }
 
   @Override
@@ -83,29 +100,34 @@ public final class CompiledPolicy implements Policy {
     if (!hasPreemptive()) {
       throw new IllegalStateException("policy " + name() + " has no preemptive block");
     }
-    Frame f = program.frame(context);
+    Program p = explainer();
+    Frame f = p.frame(context);
+    f.recordReads("task");
     f.start();
     f.bindQueue(queue);
     f.bind(Frame.SUBJECT, task);
     List<String> classes = new ArrayList<>();
-    describeClasses(f, Frame.SUBJECT, "task", classes);
-    return decision(program.preemptiveBlock(), program.decidePreemptive(f), classes);
+    describeClasses(p, f, Frame.SUBJECT, "task", classes);
+    return decision(p, p.preemptiveBlock(), p.decidePreemptive(f), classes, f.reads());
   }
 
-  private Decision decision(Program.Block block, int rule, List<String> classes) {
+  private static Decision decision(
+      Program p, Program.Block block, int rule, List<String> classes, List<String> reads) {
     if (rule < 0) {
       return new Decision(
           block.otherwise(),
-          program.file(),
+          p.file(),
           block.otherwiseLine(),
           block.otherwise() ? "otherwise allow" : "otherwise deny",
-          classes);
+          classes,
+          reads);
     }
     Program.Rule r = block.rules().get(rule);
-    return new Decision(r.allow(), program.file(), r.line(), r.text(), classes);
+    return new Decision(r.allow(), p.file(), r.line(), r.text(), classes, reads);
   }
 
-  private void describeClasses(Frame f, int slot, String role, List<String> out) {
+  private static void describeClasses(
+      Program program, Frame f, int slot, String role, List<String> out) {
     int[] by = new int[1];
     for (int c = 0; c < program.classifierCount(); c++) {
       ClassifierEval classifier = program.classifier(slot, c);

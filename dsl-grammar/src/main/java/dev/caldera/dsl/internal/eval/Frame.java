@@ -6,7 +6,10 @@ import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.OwnerReference;
 import dev.caldera.dsl.PolicyContext;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The subjects of one evaluation and what they lead to, looked up at most once per binding. Slot
@@ -48,6 +51,14 @@ public final class Frame {
 
   private QueueInfo givenQueue;
 
+  /**
+   * While explaining: attribute (as written, a relative one after its subject's role) → the value
+   * read, in the order first read; null otherwise.
+   */
+  private Map<String, String> reads;
+
+  private String[] roles;
+
   Frame(PolicyContext context, Program program) {
     this.context = context;
     this.classifiers = program.classifierCount();
@@ -59,6 +70,50 @@ public final class Frame {
       subjectClassifiers[c] = program.classifier(SUBJECT, c);
       objectClassifiers[c] = program.classifier(OBJECT, c);
     }
+  }
+
+  /**
+   * Records what the explaining program's attributes read from now on; {@code roles} names the
+   * subject of each slot ({@code reclaimer}, {@code reclaimee}) for relative attributes.
+   */
+  void recordReads(String... roles) {
+    this.roles = roles.clone();
+    this.reads = new LinkedHashMap<>();
+  }
+
+  /** {@code attribute = value} per attribute read since {@link #recordReads}, in order. */
+  List<String> reads() {
+    List<String> out = new ArrayList<>();
+    if (reads != null) {
+      reads.forEach((attribute, value) -> out.add(attribute + " = " + value));
+    }
+    return out;
+  }
+
+  /** An attribute of the explaining program read {@code value}. */
+  void read(int slot, String label, String value) {
+    if (reads != null) {
+      reads.put(readLabel(slot, label), value);
+    }
+  }
+
+  /** A dimension of a resource-vector attribute read {@code amount}. */
+  void readDimension(int slot, String label, String dimension, String amount) {
+    if (reads == null) {
+      return;
+    }
+    String key = readLabel(slot, label);
+    String before = reads.get(key);
+    String entry = dimension + " " + amount;
+    if (before == null) {
+      reads.put(key, entry);
+    } else if (!(", " + before + ",").contains(", " + entry + ",")) {
+      reads.put(key, before + ", " + entry);
+    }
+  }
+
+  private String readLabel(int slot, String label) {
+    return slot >= 0 && roles != null && slot < roles.length ? roles[slot] + " " + label : label;
   }
 
   /** Reads the clock once for a call. */

@@ -154,7 +154,8 @@ final class WaitingBoard implements QueueInsight {
               real,
               l.figures().allocated().getOrDefault(q.name(), Map.of()),
               waitingByQueue.getOrDefault(q.name(), 0),
-              l.figures().pending().getOrDefault(q.name(), 0L)));
+              l.figures().pending().getOrDefault(q.name(), 0L),
+              l.result().queueQuotas().getOrDefault(q.name(), List.of())));
     }
     return List.copyOf(out);
   }

@@ -102,6 +102,7 @@ public final class SessionImpl implements ActionSession {
   // action running and the plugin whose function is being called), to name them in a blocker.
   final Map<String, Blocker> blockers = new ConcurrentHashMap<>();
   final Map<String, Blocker> queueBlockers = new ConcurrentHashMap<>();
+  final Map<String, List<Blocker.Figure>> queueQuotas = new ConcurrentHashMap<>();
   private int blockerReports;
   // Pod groups left out because their queue does not exist.
   List<dev.caldera.api.model.PodGroup> orphans = List.of();
@@ -803,6 +804,13 @@ public final class SessionImpl implements ActionSession {
     }
     blockerReports++;
     queueBlockers.put(queue.name(), blocker.from(currentAction, currentPlugin));
+  }
+
+  @Override
+  public void reportQueueQuota(QueueInfo queue, List<Blocker.Figure> figures) {
+    if (queue != null && figures != null) {
+      queueQuotas.put(queue.name(), List.copyOf(figures));
+    }
   }
 
   @Override

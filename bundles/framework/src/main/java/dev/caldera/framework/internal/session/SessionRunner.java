@@ -354,7 +354,8 @@ public final class SessionRunner {
           pods,
           List.copyOf(session.ledger().events),
           stats,
-          waiting);
+          waiting,
+          new java.util.TreeMap<>(session.queueQuotas));
     }
 
     private void closeJob(

@@ -124,7 +124,7 @@ final class WaitingLine {
     }
     Blocker reported = session.blockers.get(job.uid());
     if (reported != null) {
-      return reported;
+      return withCounts(job, reported);
     }
     Blocker nodes = nodes(job);
     if (nodes != null) {
@@ -151,14 +151,59 @@ final class WaitingLine {
               + (pipelined > 0
                   ? ", " + pipelined + " pipelined onto nodes whose resources are being released"
                   : ""),
-          List.of(),
+          List.of(tasksFigure(job, placed)),
           Map.of());
     }
     if (job.phase == PodGroupPhase.Pending) {
       return Blocker.of(
-          Blocker.Stage.WAITING, "not admitted yet: enqueue did not reach it this session");
+          Blocker.Stage.WAITING,
+          session.conf().actions().contains("enqueue")
+              ? "not admitted yet: enqueue did not reach it this session"
+              : "not admitted: the conf's actions ("
+                  + String.join(", ", session.conf().actions())
+                  + ") have no enqueue",
+          List.of(tasksFigure(job, placed)));
     }
-    return Blocker.of(Blocker.Stage.WAITING, "admitted; allocate did not reach it this session");
+    return Blocker.of(
+        Blocker.Stage.WAITING,
+        session.conf().actions().contains("allocate")
+            ? "admitted; allocate did not reach it this session"
+            : "admitted; the conf's actions ("
+                + String.join(", ", session.conf().actions())
+                + ") have no allocate to place it",
+        List.of(tasksFigure(job, placed)));
+  }
+
+  /** The gang's figure: tasks placed of the minMember it needs (of all its tasks). */
+  private static Blocker.Figure tasksFigure(JobState job, int placed) {
+    return new Blocker.Figure(
+        TASKS, job.minAvailable(), placed, job.taskStates().size(), "tasks in the job");
+  }
+
+  /** The resource name of a gang's figure. */
+  static final String TASKS = "tasks (minMember)";
+
+  /**
+   * A blocker a JobValidFn gave in words only ({@code valid: 1, min: 2}) gets the gang's figure:
+   * the valid tasks against minMember.
+   */
+  private static Blocker withCounts(JobState job, Blocker reported) {
+    if (reported.stage() != Blocker.Stage.INVALID || !reported.figures().isEmpty()) {
+      return reported;
+    }
+    return new Blocker(
+        reported.stage(),
+        reported.action(),
+        reported.plugin(),
+        reported.message(),
+        List.of(
+            new Blocker.Figure(
+                TASKS,
+                job.minAvailable(),
+                job.validTaskNum(),
+                job.taskStates().size(),
+                "tasks in the job")),
+        reported.nodeCounts());
   }
 
   /**

@@ -8,9 +8,12 @@ import dev.caldera.api.Session;
 import dev.caldera.api.extension.EventHandler;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.extension.Victims;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.SessionPolicyContext;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -122,6 +125,34 @@ public final class CapacityCardPlugin implements Plugin {
         });
     addReclaimPolicy(session, extensions);
   }
+
+  /**
+   * Reports each queue's cards per model, allocated against its quota, for operators ({@code
+   * /api/queues}, the console): the models with a quota or with cards allocated, by name.
+   */
+  @Override
+  public void onSessionClose(Session session) {
+    if (ledger == null) {
+      return;
+    }
+    for (QueueAccount account : ledger.accounts()) {
+      List<Blocker.Figure> figures = new ArrayList<>();
+      for (int c = 0; c < account.quota.length; c++) {
+        if (account.quota[c] > 0 || account.allocated[c] > 0) {
+          figures.add(
+              new Blocker.Figure(
+                  ledger.catalog.name(c), 0, account.allocated[c], account.quota[c], CARD_QUOTA));
+        }
+      }
+      if (!figures.isEmpty()) {
+        figures.sort(Comparator.comparing(Blocker.Figure::resource));
+        session.reportQueueQuota(account.queue, figures);
+      }
+    }
+  }
+
+  /** The limit name of the queues' card figures. */
+  static final String CARD_QUOTA = "card quota";
 
   /**
    * A {@code reclaimPolicy} that no valid file declares holds scheduling, as a missing plugin does:

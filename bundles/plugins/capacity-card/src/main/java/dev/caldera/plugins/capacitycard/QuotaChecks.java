@@ -8,6 +8,7 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,13 +49,19 @@ final class QuotaChecks {
     String unknown = ledger.unknownCards(job);
     Refusal refusal =
         unknown != null
-            ? new Refusal(Refusals.INVALID_CARD_ANNOTATION, unknown)
+            ? new Refusal(Refusals.INVALID_CARD_ANNOTATION, unknown, List.of())
             : enqueueRefusal(account, ledger.enqueueDemand(job));
     if (refusal == null) {
       return Vote.PERMIT;
     }
     refusals.warn(Refusals.POD_GROUP, job.uid(), refusal.reason(), refusal.message());
-    refusals.session().reportBlocker(job, blocker(refusal.reason(), refusal.message()));
+    refusals
+        .session()
+        .reportBlocker(
+            job,
+            unknown != null
+                ? unknownCardBlocker(unknown)
+                : blocker(refusal.reason(), refusal.message(), refusal.figures()));
     // Only the pods still waiting hear of it: a replica that already runs is not refused anything.
     for (TaskInfo t : job.tasks()) {
       if (t.status() == TaskStatus.PENDING) {
@@ -64,8 +71,8 @@ final class QuotaChecks {
     return Vote.REJECT;
   }
 
-  /** An event's reason and message. */
-  record Refusal(String reason, String message) {}
+  /** An event's reason and message, and the blocker's figures (Kubernetes units). */
+  record Refusal(String reason, String message, List<Blocker.Figure> figures) {}
 
   /** The first limit the minimum would exceed at enqueue; null if none. */
   Refusal enqueueRefusal(QueueAccount a, JobDemand min) {
@@ -74,7 +81,8 @@ final class QuotaChecks {
       if (total > a.cpuQuota * factor + EPS) {
         return new Refusal(
             Refusals.INSUFFICIENT_CPU_QUOTA,
-            Refusals.cpu(a.name, min.cpu(), total, a.cpuQuota * factor));
+            Refusals.cpu(a.name, min.cpu(), total, a.cpuQuota * factor),
+            List.of(cpuFigure(min.cpu(), total, a.cpuQuota * factor)));
       }
     }
     if (min.memory() > 0) {
@@ -82,7 +90,8 @@ final class QuotaChecks {
       if (total > a.memoryQuota * factor + EPS) {
         return new Refusal(
             Refusals.INSUFFICIENT_MEMORY_QUOTA,
-            Refusals.memory(a.name, min.memory(), total, a.memoryQuota * factor));
+            Refusals.memory(a.name, min.memory(), total, a.memoryQuota * factor),
+            List.of(memoryFigure(min.memory(), total, a.memoryQuota * factor)));
       }
     }
     for (Map.Entry<CardSet, Double> e : min.cards().entrySet()) {
@@ -92,11 +101,32 @@ final class QuotaChecks {
       if (requested > 0 && total > limit + EPS) {
         return new Refusal(
             Refusals.INSUFFICIENT_SCALAR_QUOTA,
-            Refusals.cards(a.name, e.getKey().display(), requested, total, limit));
+            Refusals.cards(a.name, e.getKey().display(), requested, total, limit),
+            List.of(cardFigure(e.getKey().display(), requested, total, limit)));
       }
     }
     return null;
   }
+
+  /** CPU in milli-cores as a figure in cores: requested, what is held besides it, the limit. */
+  private static Blocker.Figure cpuFigure(double requested, double total, double limit) {
+    return new Blocker.Figure(
+        "cpu", requested / 1000, (total - requested) / 1000, limit / 1000, CAPABILITY);
+  }
+
+  /** Memory in bytes as a figure. */
+  private static Blocker.Figure memoryFigure(double requested, double total, double limit) {
+    return new Blocker.Figure("memory", requested, total - requested, limit, CAPABILITY);
+  }
+
+  /** Cards of a model (or of models {@code A|B}) as a figure. */
+  private static Blocker.Figure cardFigure(
+      String card, double requested, double total, double limit) {
+    return new Blocker.Figure(card, requested, total - requested, limit, CARD_QUOTA);
+  }
+
+  private static final String CAPABILITY = "capability";
+  private static final String CARD_QUOTA = CapacityCardPlugin.CARD_QUOTA;
 
   /** JobEnqueuedFn: the admitted minimum, but what its placed pods cover, counts as inqueue. */
   void enqueued(JobInfo job) {
@@ -134,14 +164,22 @@ final class QuotaChecks {
     if (d.cpu() > 0 && a.cpuAllocated + d.cpu() > a.cpuQuota + EPS) {
       String message = Refusals.cpu(a.name, d.cpu(), a.cpuAllocated + d.cpu(), a.cpuQuota);
       refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_CPU_QUOTA, message);
-      refuseTask(task, Refusals.INSUFFICIENT_CPU_QUOTA, message);
+      refuseTask(
+          task,
+          Refusals.INSUFFICIENT_CPU_QUOTA,
+          message,
+          cpuFigure(d.cpu(), a.cpuAllocated + d.cpu(), a.cpuQuota));
       return false;
     }
     if (d.memory() > 0 && a.memoryAllocated + d.memory() > a.memoryQuota + EPS) {
       String message =
           Refusals.memory(a.name, d.memory(), a.memoryAllocated + d.memory(), a.memoryQuota);
       refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_MEMORY_QUOTA, message);
-      refuseTask(task, Refusals.INSUFFICIENT_MEMORY_QUOTA, message);
+      refuseTask(
+          task,
+          Refusals.INSUFFICIENT_MEMORY_QUOTA,
+          message,
+          memoryFigure(d.memory(), a.memoryAllocated + d.memory(), a.memoryQuota));
       return false;
     }
     if (d.cards() != null && !fitsSomeModel(a, d)) {
@@ -155,29 +193,59 @@ final class QuotaChecks {
                   a.quota[d.cards().first()])
               : Refusals.cardsPerModel(a.name, d.cards(), d.count(), a);
       refusals.warn(Refusals.POD, task.key(), Refusals.INSUFFICIENT_SCALAR_QUOTA, message);
-      refuseTask(task, Refusals.INSUFFICIENT_SCALAR_QUOTA, message);
+      refuseTask(
+          task,
+          Refusals.INSUFFICIENT_SCALAR_QUOTA,
+          message,
+          cardFigures(a, d).toArray(Blocker.Figure[]::new));
       return false;
     }
     return true;
   }
 
   /** Reports a pod's refusal as its job's blocker. */
-  private void refuseTask(TaskInfo task, String reason, String message) {
+  private void refuseTask(TaskInfo task, String reason, String message, Blocker.Figure... figures) {
     JobInfo job = refusals.session().job(task.jobId());
     if (job != null) {
       refusals
           .session()
-          .reportBlocker(job, blocker(reason, "task " + task.name() + ": " + message));
+          .reportBlocker(
+              job, blocker(reason, "task " + task.name() + ": " + message, List.of(figures)));
     }
   }
 
+  /** Per model of the pod's card set: the pod's cards, the queue's allocated and its quota. */
+  private List<Blocker.Figure> cardFigures(QueueAccount a, Demand d) {
+    List<Blocker.Figure> figures = new ArrayList<>();
+    for (int c : d.cards().ordered()) {
+      figures.add(
+          new Blocker.Figure(
+              ledger.catalog.name(c), d.count(), a.allocated[c], a.quota[c], CARD_QUOTA));
+    }
+    return figures;
+  }
+
   /** A card quota refusal is {@link Blocker.Stage#CARD_QUOTA}, a CPU or memory one capability. */
-  private static Blocker blocker(String reason, String message) {
+  private static Blocker blocker(String reason, String message, List<Blocker.Figure> figures) {
     return Blocker.of(
         Refusals.INSUFFICIENT_SCALAR_QUOTA.equals(reason)
             ? Blocker.Stage.CARD_QUOTA
             : Blocker.Stage.QUEUE_CAPABILITY,
-        message);
+        message,
+        figures);
+  }
+
+  /**
+   * A card no node has: every node lacks it, counted as the nodes that would refuse the job's pods.
+   */
+  private Blocker unknownCardBlocker(String message) {
+    return new Blocker(
+        Blocker.Stage.QUEUE_CAPABILITY,
+        "",
+        "",
+        message,
+        List.of(),
+        Map.of("the card is not on the node", refusals.session().nodes().size()));
   }
 
   private static boolean fitsSomeModel(QueueAccount a, Demand d) {
@@ -279,12 +347,14 @@ final class QuotaChecks {
       refusal =
           new Refusal(
               Refusals.INSUFFICIENT_CPU_QUOTA,
-              Refusals.cpu(a.name, cpu, a.cpuAllocated + cpu, a.cpuQuota));
+              Refusals.cpu(a.name, cpu, a.cpuAllocated + cpu, a.cpuQuota),
+              List.of(cpuFigure(cpu, a.cpuAllocated + cpu, a.cpuQuota)));
     } else if (memory > 0 && a.memoryAllocated + memory > a.memoryQuota + EPS) {
       refusal =
           new Refusal(
               Refusals.INSUFFICIENT_MEMORY_QUOTA,
-              Refusals.memory(a.name, memory, a.memoryAllocated + memory, a.memoryQuota));
+              Refusals.memory(a.name, memory, a.memoryAllocated + memory, a.memoryQuota),
+              List.of(memoryFigure(memory, a.memoryAllocated + memory, a.memoryQuota)));
     } else {
       for (Map.Entry<CardSet, Double> e : cards.entrySet()) {
         double total = a.allocated(e.getKey()) + e.getValue();
@@ -293,7 +363,9 @@ final class QuotaChecks {
               new Refusal(
                   Refusals.INSUFFICIENT_SCALAR_QUOTA,
                   Refusals.cards(
-                      a.name, e.getKey().display(), e.getValue(), total, a.quota(e.getKey())));
+                      a.name, e.getKey().display(), e.getValue(), total, a.quota(e.getKey())),
+                  List.of(
+                      cardFigure(e.getKey().display(), e.getValue(), total, a.quota(e.getKey()))));
           break;
         }
       }

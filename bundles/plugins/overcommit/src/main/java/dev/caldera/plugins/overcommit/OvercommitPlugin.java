@@ -5,6 +5,7 @@ import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.Session;
 import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.PodGroupPhase;
@@ -103,6 +104,8 @@ public final class OvercommitPlugin implements Plugin {
     }
     session.recordEvent(
         "PodGroup", job.uid(), "Normal", "Unschedulable", overusedMessage(overused));
+    List<Blocker.Figure> figures = Blocker.figures(overused, min, inqueue, idle, IDLE);
+    session.reportBlocker(job, Blocker.of(Blocker.Stage.ENQUEUE, blockerMessage(figures), figures));
     return Vote.REJECT;
   }
 
@@ -111,6 +114,31 @@ public final class OvercommitPlugin implements Plugin {
     if (min != null) {
       inqueue.add(job.deductSchedulingGated(min.copy()));
     }
+  }
+
+  /** What the figures' limit is: the cluster total × factor, less what is in use. */
+  static final String IDLE = "overcommitted idle";
+
+  /**
+   * {@code minimum over the cluster's overcommitted idle: cpu requested 4, admitted 8 of
+   * overcommitted idle 10}: the figures for a person.
+   */
+  static String blockerMessage(List<Blocker.Figure> figures) {
+    StringBuilder sb =
+        new StringBuilder("minimum over the cluster's overcommitted idle (total × factor − used)");
+    String sep = ": ";
+    for (Blocker.Figure f : figures) {
+      sb.append(sep)
+          .append(f.resource())
+          .append(" requested ")
+          .append(Blocker.Figure.format(f.requested()))
+          .append(", admitted ")
+          .append(Blocker.Figure.format(f.allocated()))
+          .append(" of ")
+          .append(Blocker.Figure.format(f.limit()));
+      sep = "; ";
+    }
+    return sb.toString();
   }
 
   /** {@code util.FormatResourceNames("resource in cluster is overused", "overused", names)}. */

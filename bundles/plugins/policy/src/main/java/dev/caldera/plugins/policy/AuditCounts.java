@@ -16,6 +16,11 @@ final class AuditCounts implements MetricsSource {
 
   private final Map<String, Long> counts = new TreeMap<>();
 
+  /** A policy in audit mode: counted from 0, so that it shows before its first disagreement. */
+  synchronized void audited(String policy) {
+    counts.putIfAbsent(policy, 0L);
+  }
+
   synchronized void disagreed(String policy) {
     counts.merge(policy, 1L, Long::sum);
   }

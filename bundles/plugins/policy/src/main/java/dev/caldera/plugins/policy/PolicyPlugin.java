@@ -17,6 +17,8 @@ import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.SessionPolicyContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Runs the compiled reclaim policies the conf names: their reclaim rules become this tier's
@@ -136,6 +138,7 @@ public final class PolicyPlugin implements Plugin {
                 : (queue, tasks) -> preemptive.stream().allMatch(fn -> fn.test(queue, tasks));
     List<Policy> audited = audited(session, snapshot);
     if (!audited.isEmpty()) {
+      audited.forEach(p -> auditCounts.audited(p.name()));
       audit = new PolicyAudit(selected, audited, context, auditCounts);
       ReclaimableFn enforced = reclaimable;
       reclaimable =
@@ -172,7 +175,7 @@ public final class PolicyPlugin implements Plugin {
           (reclaimer, candidates) -> {
             Victims victims = decide.select(reclaimer, candidates);
             if (!candidates.isEmpty() && (victims == null || victims.tasks().isEmpty())) {
-              reportDenial(session, context, reclaiming, reclaimer, candidates.get(0));
+              reportDenial(session, context, reclaiming, reclaimer, candidates);
             }
             return victims;
           });
@@ -218,39 +221,57 @@ public final class PolicyPlugin implements Plugin {
   }
 
   /**
-   * Names the rule (file:line) that denied {@code candidate} to {@code reclaimer} as the blocker of
-   * the reclaimer's job.
+   * Names the rule (file:line) that denied the first candidate to {@code reclaimer} as the blocker
+   * of the reclaimer's job, with the count of candidates each denying rule refused.
    */
   private static void reportDenial(
       Session session,
       SessionPolicyContext context,
       List<Policy> policies,
       TaskInfo reclaimer,
-      TaskInfo candidate) {
+      List<TaskInfo> candidates) {
     JobInfo job = session.job(reclaimer.jobId());
     if (job == null) {
       return;
     }
-    for (Policy p : policies) {
-      Decision d = p.explainReclaim(context, reclaimer, candidate);
-      if (!d.allowed()) {
-        session.reportBlocker(
-            job,
-            Blocker.of(
-                Blocker.Stage.RECLAIM_POLICY,
-                "reclaim for task "
-                    + reclaimer.name()
-                    + " denied by "
-                    + d.file()
-                    + ":"
-                    + d.line()
-                    + " ("
-                    + d.rule()
-                    + "), e.g. for victim "
-                    + candidate.key()));
-        return;
+    Decision first = null;
+    Map<String, Integer> byRule = new TreeMap<>();
+    for (TaskInfo candidate : candidates) {
+      for (Policy p : policies) {
+        Decision d = p.explainReclaim(context, reclaimer, candidate);
+        if (!d.allowed()) {
+          first = first == null ? d : first;
+          byRule.merge(d.file() + ":" + d.line() + " (" + d.rule() + ")", 1, Integer::sum);
+          break;
+        }
       }
     }
+    if (first == null) {
+      return;
+    }
+    session.reportBlocker(
+        job,
+        new Blocker(
+            Blocker.Stage.RECLAIM_POLICY,
+            "",
+            "",
+            "reclaim for task "
+                + reclaimer.name()
+                + " denied by "
+                + first.file()
+                + ":"
+                + first.line()
+                + " ("
+                + first.rule()
+                + "), e.g. for victim "
+                + candidates.get(0).key()
+                + "; "
+                + byRule.values().stream().mapToInt(Integer::intValue).sum()
+                + " of "
+                + candidates.size()
+                + " candidates denied",
+            List.of(),
+            byRule));
   }
 
   /** The candidates every policy allows, in the order given. */

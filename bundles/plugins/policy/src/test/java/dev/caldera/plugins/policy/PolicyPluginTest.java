@@ -105,6 +105,10 @@ class PolicyPluginTest {
     Plugin plugin = factory.create(args(List.of("tidal", Map.of("name", "wide", "audit", true))));
 
     RecordingExtensions ext = RecordingExtensions.open(plugin, s);
+    // Counted from the session it is audited in, before any disagreement.
+    assertThat(factory.metrics().get(0).samples())
+        .singleElement()
+        .satisfies(sample -> assertThat(sample.value()).isEqualTo(0.0));
 
     assertThat(victims(ext)).as("tidal's decision, not wide's").containsExactly(training);
     plugin.onSessionClose(s);

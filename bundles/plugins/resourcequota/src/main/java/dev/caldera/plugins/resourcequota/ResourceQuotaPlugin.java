@@ -5,6 +5,7 @@ import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.Session;
 import dev.caldera.api.extension.Vote;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.api.resource.Quantity;
@@ -82,17 +83,34 @@ public final class ResourceQuotaPlugin implements Plugin {
         }
       }
       if (!exceeded.isEmpty()) {
-        session.recordEvent(
-            "PodGroup",
-            job.uid(),
-            "Normal",
-            "Unschedulable",
+        String message =
             "resource quota insufficient, requested: "
                 + format(min, exceeded)
                 + ", used: "
                 + format(quota.used(), exceeded)
                 + ", limited: "
-                + format(quota.hard(), exceeded));
+                + format(quota.hard(), exceeded);
+        session.recordEvent("PodGroup", job.uid(), "Normal", "Unschedulable", message);
+        List<Blocker.Figure> figures = new ArrayList<>(exceeded.size());
+        for (String name : exceeded) {
+          Quantity used = quota.used().get(name);
+          BigDecimal held =
+              (used == null ? BigDecimal.ZERO : used.amount())
+                  .add(admitted.getOrDefault(name, BigDecimal.ZERO));
+          figures.add(
+              new Blocker.Figure(
+                  name,
+                  min.get(name).amount().doubleValue(),
+                  held.doubleValue(),
+                  quota.hard().get(name).amount().doubleValue(),
+                  "ResourceQuota " + job.namespace() + "/" + quota.metadata().name() + " hard"));
+        }
+        session.reportBlocker(
+            job,
+            Blocker.of(
+                Blocker.Stage.ENQUEUE,
+                "ResourceQuota " + job.namespace() + "/" + quota.metadata().name() + ": " + message,
+                figures));
         return Vote.REJECT;
       }
     }

@@ -1,0 +1,214 @@
+package dev.caldera.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.caldera.admin.internal.AdminBackend;
+import dev.caldera.admin.internal.AdminServer;
+import dev.caldera.admin.internal.BundleInfo;
+import dev.caldera.admin.internal.PluginInfo;
+import dev.caldera.framework.ServiceLoaderPluginRegistry;
+import dev.caldera.framework.internal.loop.LoopFactory;
+import dev.caldera.framework.loop.QueueInsight;
+import dev.caldera.framework.loop.SchedulerMonitor;
+import dev.caldera.sim.EmbeddedCluster;
+import dev.caldera.sim.Scenario;
+import dev.caldera.sim.ScenarioLoader;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code caldera why} and {@code caldera queues} against a real admin server in this process: the
+ * scheduling loop runs one session of {@code why/card-queue.yaml} on the embedded cluster, the
+ * admin server serves what the loop knows, and the commands print it for a person.
+ */
+class WhyAndQueuesCommandTest {
+
+  @TempDir static Path tmp;
+
+  private static LoopFactory.Running loop;
+  private static AdminServer server;
+  private static String url;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path file = Path.of(WhyAndQueuesCommandTest.class.getResource("/why/card-queue.yaml").toURI());
+    Scenario scenario = ScenarioLoader.load(file);
+    // The scenario's conf: as the scheduler's conf file.
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    JsonNode conf = yaml.readTree(file.toFile()).path("conf");
+    Path confFile = tmp.resolve("scheduler.conf");
+    Files.writeString(confFile, yaml.writeValueAsString(conf));
+    EmbeddedCluster cluster =
+        new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics(), scenario.policies());
+    loop =
+        LoopFactory.start(
+            new LoopFactory.Options(
+                confFile,
+                null,
+                Duration.ofSeconds(1),
+                1,
+                Duration.ZERO,
+                null,
+                "text",
+                1 << 20,
+                1,
+                null,
+                false),
+            new ServiceLoaderPluginRegistry(),
+            cluster,
+            cluster,
+            () -> null,
+            () -> {});
+    Instant deadline = Instant.now().plusSeconds(30);
+    while (loop.insight().lastSession() == null && Instant.now().isBefore(deadline)) {
+      Thread.sleep(20);
+    }
+    assertThat(loop.insight().lastSession()).as("the loop's first session").isNotNull();
+    server = new AdminServer(new InetSocketAddress("127.0.0.1", 0), null, backend(loop));
+    url = "http://127.0.0.1:" + server.address().getPort();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+    if (loop != null) {
+      loop.stop();
+    }
+  }
+
+  private static AdminBackend backend(LoopFactory.Running running) {
+    return new AdminBackend() {
+      @Override
+      public Optional<SchedulerMonitor> monitor() {
+        return Optional.of(running.monitor());
+      }
+
+      @Override
+      public Optional<QueueInsight> insight() {
+        return Optional.of(running.insight());
+      }
+
+      @Override
+      public List<PluginInfo> plugins() {
+        return List.of();
+      }
+
+      @Override
+      public List<BundleInfo> bundles() {
+        return List.of();
+      }
+
+      @Override
+      public BundleInfo install(String fileName, byte[] jar) {
+        throw new UnsupportedOperationException();
+      }
+
+      @Override
+      public BundleInfo uninstall(String name) {
+        throw new UnsupportedOperationException();
+      }
+    };
+  }
+
+  @Test
+  void why_printsThePlaceInLine_theReasonAndItsNumbers() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", url, "llm/chat-b")).as(run.err()).isZero();
+    assertThat(run.out())
+        .startsWith(
+            "llm/chat-b is 1st in queue serving; blocked at allocate: task chat-b-0: Queue"
+                + " <serving> has insufficient <NVIDIA-L40S> quota: requested <2>, total would be <4>, but"
+                + " capability is <2> (plugin capacity-card)\n")
+        .contains("  NVIDIA-L40S: requested 2, allocated 2 of card quota 2\n")
+        .contains("pods:\n  chat-b-0 Pending");
+  }
+
+  @Test
+  void why_ofAPodGroupOfAMissingQueue_saysTheQueueIsMissing() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", url, "ml/train")).as(run.err()).isZero();
+    assertThat(run.out())
+        .startsWith("ml/train is in no line; blocked: queue nosuch does not exist");
+  }
+
+  @Test
+  void why_ofARunningPodGroup_saysItIsNotPending() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", url, "llm/chat-a")).as(run.err()).isZero();
+    assertThat(run.out()).startsWith("llm/chat-a is not pending: phase Running in queue serving");
+  }
+
+  @Test
+  void why_ofAnUnknownPodGroup_failsWithExitCode1() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", url, "llm/nosuch")).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).startsWith("error: ").contains("llm/nosuch");
+  }
+
+  @Test
+  void why_withoutANamespace_isAUsageError() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", url, "chat-b")).isEqualTo(2);
+    assertThat(run.err()).contains("expected NAMESPACE/NAME of a pod group, got chat-b");
+  }
+
+  @Test
+  void whyAndQueues_whenTheSchedulerIsUnreachable_failWithExitCode1() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    String nobody = "http://127.0.0.1:" + port;
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", nobody, "llm/chat-b")).isEqualTo(1);
+    assertThat(run.err())
+        .startsWith("error: cannot reach the scheduler's admin API at " + nobody)
+        .contains("is `caldera run` up?");
+    run.reset();
+    assertThat(run.run("queues", "--admin", nobody)).isEqualTo(1);
+    assertThat(run.err()).startsWith("error: cannot reach the scheduler's admin API at " + nobody);
+  }
+
+  @Test
+  void queues_printsTheTreeWithCardQuotas_andTheMissingQueuesPodGroups() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("queues", "--admin", url)).as(run.err()).isZero();
+    List<String> lines = run.out().lines().toList();
+    assertThat(lines.get(0)).startsWith("QUEUE").contains("PENDING");
+    assertThat(lines.get(1)).matches("serving +Open +1 +1  .*");
+    assertThat(lines.get(2)).isEqualTo("  card quota: NVIDIA-L40S 2 / 2");
+    assertThat(lines)
+        .contains(
+            "ml/train: queue nosuch does not exist: pod group ml/train is not" + " scheduled");
+  }
+
+  @Test
+  void queues_ofOneQueue_listsItsLineInOrder_andAnUnknownQueueFails() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("queues", "--admin", url, "serving")).as(run.err()).isZero();
+    assertThat(run.out())
+        .matches(
+            "(?s)  1  llm/chat-b +Inqueue +blocked at allocate: task chat-b-0: Queue <serving> has"
+                + " insufficient"
+                + " <NVIDIA-L40S> quota.*\n");
+    run.reset();
+    assertThat(run.run("queues", "--admin", url, "nosuch")).isEqualTo(1);
+    assertThat(run.err()).startsWith("error: ").contains("nosuch");
+  }
+}
