@@ -93,6 +93,30 @@ class ScenarioExportTest {
   }
 
   @Test
+  void aJsonSnapshot_loadsAsTheSameScenarioAsTheYamlOne() throws Exception {
+    cluster();
+    try (KubeCluster cluster = api.cluster("a")) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      MockApi.await("every pod in the cache", () -> cluster.snapshot().pods().size() == 7);
+
+      String yaml =
+          cluster.exportScenario(new ClusterExport.Request("snap", CONF, Map.of(), false));
+      String json =
+          cluster.exportScenario(
+              new ClusterExport.Request("snap", CONF, Map.of(), false, false, true));
+
+      assertThat(json).startsWith("{\"name\":\"snap\"");
+      Scenario fromYaml = ScenarioLoader.load(Files.writeString(dir.resolve("s.yaml"), yaml));
+      Scenario fromJson = ScenarioLoader.load(Files.writeString(dir.resolve("s.json"), json));
+      assertThat(fromJson.initialState().pods()).isEqualTo(fromYaml.initialState().pods());
+      assertThat(fromJson.initialState().nodes()).isEqualTo(fromYaml.initialState().nodes());
+      assertThat(fromJson.initialState().podGroups())
+          .isEqualTo(fromYaml.initialState().podGroups());
+      assertThat(fromJson.conf()).isEqualTo(fromYaml.conf());
+    }
+  }
+
+  @Test
   void dropUnread_leavesOutAnnotationsNoPluginReads_andKeepsTheSchedulingOnes() throws Exception {
     cluster();
     try (KubeCluster cluster = api.cluster("a")) {

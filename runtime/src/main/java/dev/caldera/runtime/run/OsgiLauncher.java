@@ -184,6 +184,7 @@ public final class OsgiLauncher {
       Map<String, String> policies,
       boolean dropUnread,
       boolean anonymize,
+      boolean json,
       Duration wait)
       throws IOException,
           InterruptedException,
@@ -210,8 +211,14 @@ public final class OsgiLauncher {
       Class<?> requestType = ref.getBundle().loadClass(EXPORT_SERVICE + "$Request");
       Object request =
           requestType
-              .getConstructor(String.class, String.class, Map.class, boolean.class, boolean.class)
-              .newInstance(name, conf, policies, dropUnread, anonymize);
+              .getConstructor(
+                  String.class,
+                  String.class,
+                  Map.class,
+                  boolean.class,
+                  boolean.class,
+                  boolean.class)
+              .newInstance(name, conf, policies, dropUnread, anonymize, json);
       java.lang.reflect.Method scenario = api.getMethod("scenario", requestType);
       long deadline = System.nanoTime() + wait.toNanos();
       while (true) {

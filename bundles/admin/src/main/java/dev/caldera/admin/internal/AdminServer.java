@@ -228,7 +228,8 @@ public final class AdminServer implements AutoCloseable {
 
   /**
    * The cluster as a scenario file with the conf and policies in force; {@code ?dropUnread=true}
-   * leaves out what no plugin reads, {@code ?anonymize=true} replaces names by made-up ones.
+   * leaves out what no plugin reads, {@code ?anonymize=true} replaces names by made-up ones, {@code
+   * ?format=json} writes JSON (a YAML document that loads several times faster).
    */
   private Response snapshot(Optional<SchedulerMonitor> monitor, Map<String, String> query)
       throws AdminException {
@@ -239,7 +240,8 @@ public final class AdminServer implements AutoCloseable {
             m.conf().text(),
             m.policies(),
             Boolean.parseBoolean(query.getOrDefault("dropUnread", "false")),
-            Boolean.parseBoolean(query.getOrDefault("anonymize", "false")));
+            Boolean.parseBoolean(query.getOrDefault("anonymize", "false")),
+            json(query.getOrDefault("format", "yaml")));
     Optional<String> exported;
     try {
       exported = backend.exportScenario(request);
@@ -254,7 +256,19 @@ public final class AdminServer implements AutoCloseable {
                     "no cluster source exports a snapshot (the embedded cluster's is its"
                         + " scenario files; run with --kubeconfig)"));
     return new Response(
-        200, "application/yaml; charset=utf-8", scenario.getBytes(StandardCharsets.UTF_8));
+        200,
+        request.json() ? "application/json; charset=utf-8" : "application/yaml; charset=utf-8",
+        scenario.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** {@code ?format=}: {@code yaml} (the default) or {@code json}. */
+  private static boolean json(String format) throws AdminException {
+    return switch (format) {
+      case "yaml" -> false;
+      case "json" -> true;
+      default ->
+          throw new AdminException(400, "format: expected yaml or json, got \"" + format + "\"");
+    };
   }
 
   /**

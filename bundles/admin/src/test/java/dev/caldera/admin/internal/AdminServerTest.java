@@ -91,6 +91,20 @@ class AdminServerTest {
     assertThat(requests.get(0).conf()).isEqualTo("actions: allocate\n");
     assertThat(requests.get(0).policies()).containsEntry("tidal.policy", "policy tidal\n");
     assertThat(requests.get(0).dropUnread()).isTrue();
+    assertThat(requests.get(0).json()).isFalse();
+
+    HttpResponse<String> json =
+        send(at("/api/snapshot?format=json").header("Authorization", "Bearer t0ken"));
+    assertThat(json.statusCode()).isEqualTo(200);
+    assertThat(json.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+    assertThat(requests.get(1).json()).isTrue();
+
+    HttpResponse<String> xml =
+        send(at("/api/snapshot?format=xml").header("Authorization", "Bearer t0ken"));
+    assertThat(xml.statusCode()).isEqualTo(400);
+    assertThat(xml.body()).contains("format: expected yaml or json, got \\\"xml\\\"");
+    assertThat(requests).hasSize(2);
   }
 
   @Test

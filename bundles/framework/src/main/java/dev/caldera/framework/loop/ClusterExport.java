@@ -41,15 +41,29 @@ public interface ClusterExport {
    * @param dropUnread whether to leave out what no plugin reads: annotations outside the scheduling
    *     ones ({@code volcano.sh/...}, {@code scheduling.k8s.io/...}, volume binding) and pod status
    *     beyond phase, conditions and nominated node
+   * @param anonymize whether to replace names by made-up ones
+   * @param json whether to write the scenario as JSON (a YAML document too, which loads several
+   *     times faster: for large clusters) instead of block YAML
    */
   record Request(
       String name,
       String conf,
       Map<String, String> policies,
       boolean dropUnread,
-      boolean anonymize) {
+      boolean anonymize,
+      boolean json) {
     public Request {
       policies = policies == null ? Map.of() : Map.copyOf(policies);
+    }
+
+    /** A request for YAML. */
+    public Request(
+        String name,
+        String conf,
+        Map<String, String> policies,
+        boolean dropUnread,
+        boolean anonymize) {
+      this(name, conf, policies, dropUnread, anonymize, false);
     }
 
     /** A request that keeps names. */

@@ -63,6 +63,9 @@ final class ScenarioExporter {
    */
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
+  /** Writes the document as JSON, for {@link ClusterExport.Request#json()}. */
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final Function<String, List<HasMetadata>> informers;
   private final KubernetesSerialization serialization;
   private final Set<String> schedulerNames;
@@ -136,7 +139,7 @@ final class ScenarioExporter {
     }
     doc.put("objects", objects);
     try {
-      return YAML.writeValueAsString(doc);
+      return (request.json() ? JSON : YAML).writeValueAsString(doc);
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

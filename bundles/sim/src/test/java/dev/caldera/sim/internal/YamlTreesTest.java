@@ -29,6 +29,33 @@ class YamlTreesTest {
   }
 
   @Test
+  void strictJson_readsAsTheSameTreeAsItsYaml() throws Exception {
+    String yaml =
+        "name: s\nnow: \"2026-01-01T00:00:00Z\"\nobjects:\n- {kind: Node, size: 2, ratio: 0.5}\n";
+    String json =
+        "{\"name\":\"s\",\"now\":\"2026-01-01T00:00:00Z\","
+            + "\"objects\":[{\"kind\":\"Node\",\"size\":2,\"ratio\":0.5}]}";
+
+    assertThat(YamlTrees.read(json, "s.json")).isEqualTo(YamlTrees.read(yaml, "s.yaml"));
+  }
+
+  @Test
+  void jsonWithADuplicateKey_isRefusedAsYamlIs() {
+    assertThatThrownBy(() -> YamlTrees.read("{\"a\": 1, \"a\": 2}", "dup.json"))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("dup.json: not valid YAML")
+        .hasMessageContaining("duplicate key");
+  }
+
+  @Test
+  void flowYamlThatIsNotStrictJson_isStillReadAsYaml() throws Exception {
+    assertThat(YamlTrees.read("{a: 1, b: [x, y]}", "flow.yaml").path("b").get(1).asText())
+        .isEqualTo("y");
+    assertThat(YamlTrees.read("{\"a\": 1}\n# a comment\n", "c.yaml").path("a").asInt())
+        .isEqualTo(1);
+  }
+
+  @Test
   void aliasesOfAliases_expandingPastTheTextsSize_areRefused() {
     // 50 aliases (SnakeYAML's limit) in 5 levels of 10: a5 expands to 11 million values.
     StringBuilder sb = new StringBuilder("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
