@@ -23,8 +23,8 @@ import java.util.Set;
  * by the exporter {@code /api/snapshot} and {@code snapshot --kubeconfig} use. Not a test: run it
  * by hand (see README, "Trying a change before making it").
  *
- * <p>{@code SnapshotScale NODES PODS OUT.yaml}: pods in gangs of 4, three quarters running on the
- * nodes, the rest pending; 8 queues.
+ * <p>{@code SnapshotScale NODES PODS OUT.yaml|OUT.json} (JSON when the name ends in .json): pods in
+ * gangs of 4, three quarters running on the nodes, the rest pending; 8 queues.
  */
 public final class SnapshotScale {
 
@@ -53,13 +53,14 @@ public final class SnapshotScale {
             serialization,
             Set.of("volcano"),
             Map.of());
+    boolean json = out.toString().endsWith(".json");
     ClusterExport.Request request =
-        new ClusterExport.Request("scale", CONF, Map.of(), false, false);
+        new ClusterExport.Request("scale", CONF, Map.of(), false, false, json);
     // One warm-up export (class loading, JIT), then the measured one.
     exporter.scenario(request, Instant.now());
     long start = System.nanoTime();
-    String yaml = exporter.scenario(request, Instant.now());
-    Files.writeString(out, yaml, StandardCharsets.UTF_8);
+    String text = exporter.scenario(request, Instant.now());
+    Files.writeString(out, text, StandardCharsets.UTF_8);
     double seconds = (System.nanoTime() - start) / 1e9;
     System.out.printf(
         "snapshot of %d nodes, %d pods: %.2f s to write %s (%.1f MB)%n",
