@@ -101,12 +101,13 @@ public final class CapacityCardPlugin implements Plugin {
     extensions.add(ExtensionPoint.JOB_ENQUEUEABLE, checks::enqueueable);
     extensions.add(ExtensionPoint.JOB_ENQUEUED, checks::enqueued);
     extensions.add(ExtensionPoint.ALLOCATABLE, checks::allocatable);
-    extensions.add(ExtensionPoint.PREDICATE, checks::predicate);
+    extensions.add(ExtensionPoint.PREDICATE, checks::predicate, checks::localityKey);
     extensions.add(ExtensionPoint.PREEMPTIVE, checks::preemptive);
     if (arguments.preferenceWeight() > 0 && ledger.anyMultiModel()) {
       extensions.add(
           ExtensionPoint.NODE_ORDER,
-          new CardPreference(ledger, arguments.preferenceWeight())::score);
+          new CardPreference(ledger, arguments.preferenceWeight())::score,
+          task -> ledger.demand(task).multiModel() ? null : Boolean.TRUE);
     }
     CardLedger accounts = ledger;
     extensions.add(

@@ -263,6 +263,17 @@ final class QuotaChecks {
    * queue has room for the node's model. A full quota is Unschedulable (preempting within the queue
    * frees it); a node without the pod's model is Unresolvable.
    */
+  /**
+   * The {@link dev.caldera.api.extension.NodeLocality} key of {@link #predicate}: a task that asks
+   * for no cards passes on every node (the same key for all such tasks); a task that does reads its
+   * queue's remaining quota, which any allocation in the queue changes, so its answer is not
+   * node-local (null).
+   */
+  Object localityKey(TaskInfo task) {
+    Demand d = ledger.demand(task);
+    return d.queue() == null || !d.usesCards() ? Boolean.TRUE : null;
+  }
+
   Status predicate(TaskInfo task, NodeInfo node) {
     Demand d = ledger.demand(task);
     QueueAccount a = d.queue();
