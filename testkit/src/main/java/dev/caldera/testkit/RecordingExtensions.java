@@ -4,6 +4,7 @@ import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.Session;
+import dev.caldera.api.extension.NodeLocality;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Set;
 public final class RecordingExtensions implements Extensions {
 
   private final Map<ExtensionPoint<?>, List<Object>> registered = new LinkedHashMap<>();
+  private final Map<ExtensionPoint<?>, NodeLocality> localities = new LinkedHashMap<>();
 
   /** Opens {@code plugin} on {@code session} and returns what it registered. */
   public static RecordingExtensions open(Plugin plugin, Session session) {
@@ -31,6 +33,21 @@ public final class RecordingExtensions implements Extensions {
       throw new IllegalArgumentException("null function registered for " + point);
     }
     registered.computeIfAbsent(point, p -> new ArrayList<>()).add(fn);
+    localities.remove(point);
+  }
+
+  @Override
+  public <T> void add(ExtensionPoint<T> point, T fn, NodeLocality locality) {
+    Extensions.super.add(point, fn, locality);
+    localities.put(point, locality);
+  }
+
+  /**
+   * The node locality the last function of {@code point} was registered with, or null when it was
+   * registered without one.
+   */
+  public NodeLocality locality(ExtensionPoint<?> point) {
+    return localities.get(point);
   }
 
   /** The last function registered for {@code point}; fails if there is none. */

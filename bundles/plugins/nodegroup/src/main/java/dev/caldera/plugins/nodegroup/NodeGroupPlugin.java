@@ -107,8 +107,8 @@ public final class NodeGroupPlugin implements Plugin {
     }
     initAllocated(session);
 
-    extensions.add(ExtensionPoint.PREDICATE, this::check);
-    extensions.add(ExtensionPoint.NODE_ORDER, this::score);
+    extensions.add(ExtensionPoint.PREDICATE, this::check, this::checkKey);
+    extensions.add(ExtensionPoint.NODE_ORDER, this::score, this::scoreKey);
     extensions.add(
         ExtensionPoint.EVENT_HANDLER,
         new EventHandler() {
@@ -230,6 +230,30 @@ public final class NodeGroupPlugin implements Plugin {
       return Status.unresolvable(LIMIT_EXCEEDED);
     }
     return Status.OK;
+  }
+
+  /**
+   * The {@link dev.caldera.api.extension.NodeLocality} key of {@link #check}: the job's queue,
+   * whose affinity decides with the node's group; null where the queue has per-group limits (they
+   * read what the queue holds in each group, which allocations anywhere in the group change) or the
+   * job is unknown.
+   */
+  private Object checkKey(TaskInfo task) {
+    JobInfo job = session.job(task.jobId());
+    if (job == null) {
+      return null;
+    }
+    QueueState state = queues.get(job.queue());
+    if (state != null && state.limitsError == null && !state.limits.isEmpty()) {
+      return null;
+    }
+    return job.queue();
+  }
+
+  /** The key of {@link #score}: the job's queue (its affinity), or null for an unknown job. */
+  private Object scoreKey(TaskInfo task) {
+    JobInfo job = session.job(task.jobId());
+    return job == null ? null : job.queue();
   }
 
   private static boolean withinLimit(QueueState state, TaskInfo task, String group) {

@@ -328,6 +328,33 @@ class NodeGroupPluginTest {
     assertThat(scores(task)).isEqualTo(expectedScores(0, 0, 0, 0, 0));
   }
 
+  // ---------------------------------------------------------------- node locality
+
+  @Test
+  void locality_isTheQueue_unlessTheQueueHasGroupLimits() {
+    limitNodes();
+    limitQueue(null);
+    session
+        .addQueue("limited")
+        .annotation(GroupLimits.ANNOTATION, "{\"group1\": {\"cpu\": \"4\"}}");
+    FakeTask free = limitTask("free");
+    FakeTask limited =
+        session
+            .addJob("limit/pg-l")
+            .queue("limited")
+            .task("l")
+            .requests("cpu", "2", "memory", "4Gi");
+    open(Map.of(), false);
+
+    var check = extensions.locality(ExtensionPoint.PREDICATE);
+    var score = extensions.locality(ExtensionPoint.NODE_ORDER);
+    assertThat(check.taskKey(free)).isEqualTo("q");
+    assertThat(score.taskKey(free)).isEqualTo("q");
+    // What a limited queue holds in a group changes with allocations on any node of the group.
+    assertThat(check.taskKey(limited)).isNull();
+    assertThat(score.taskKey(limited)).isEqualTo("limited");
+  }
+
   // ---------------------------------------------------------------- Volcano's resource limits
 
   private void limitNodes() {
