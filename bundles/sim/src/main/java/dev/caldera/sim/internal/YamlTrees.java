@@ -32,7 +32,12 @@ import org.yaml.snakeyaml.representer.Representer;
  */
 public final class YamlTrees {
 
-  private static final ObjectMapper MAPPER = new ObjectMapper();
+  /**
+   * Builds the trees, and parses strict JSON with duplicate keys refused (the YAML reader refuses
+   * them too).
+   */
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
   /**
    * Characters in one YAML text: a snapshot of a large cluster (10k nodes, 100k pods) is about 50
@@ -108,16 +113,13 @@ public final class YamlTrees {
     if (start == text.length() || text.charAt(start) != '{') {
       return null;
     }
-    try (JsonParser parser = STRICT_JSON.createParser(text)) {
-      JsonNode node = STRICT_JSON.readTree(parser);
+    try (JsonParser parser = MAPPER.createParser(text)) {
+      JsonNode node = MAPPER.readTree(parser);
       return parser.nextToken() == null ? node : null;
     } catch (IOException notStrictJson) {
       return null;
     }
   }
-
-  private static final ObjectMapper STRICT_JSON =
-      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
   private static Yaml yaml() {
     LoaderOptions options = new LoaderOptions();

@@ -43,24 +43,31 @@ final class BatchScorer implements BatchNodeOrderFn {
   Object taskKey(TaskInfo task) {
     Pod pod = task.pod();
     PodPlacement placement = task.placement();
-    if (weights.nodeAffinity() != 0 && !placement.preferredNodeTerms().isEmpty()) {
-      return null;
-    }
-    if (weights.podAffinity() != 0
-        && (placement.hasPreferredPodTerms() || cluster.podsWithPreferredAffinity() > 0)) {
-      return null;
-    }
-    if (weights.taintToleration() != 0 && cluster.anyPreferNoSchedule()) {
-      return null;
-    }
-    if (weights.podTopologySpread() != 0
-        && (!pod.topologySpreadConstraints().isEmpty()
-            || !pod.metadata().ownerReferences().isEmpty())) {
+    if ((weights.nodeAffinity() != 0 && scoresNodeAffinity(placement))
+        || (weights.podAffinity() != 0 && scoresPodAffinity(placement))
+        || (weights.taintToleration() != 0 && cluster.anyPreferNoSchedule())
+        || (weights.podTopologySpread() != 0 && scoresTopologySpread(pod))) {
       return null;
     }
     synchronized (cluster) {
       return cluster.request(task, pod);
     }
+  }
+
+  /** Whether NodeAffinity has preferred terms to score (normalised over the candidates). */
+  private static boolean scoresNodeAffinity(PodPlacement placement) {
+    return !placement.preferredNodeTerms().isEmpty();
+  }
+
+  /** Whether InterPodAffinity has terms to score: the pod's own or existing pods'. */
+  private boolean scoresPodAffinity(PodPlacement placement) {
+    return placement.hasPreferredPodTerms() || cluster.podsWithPreferredAffinity() > 0;
+  }
+
+  /** Whether PodTopologySpread has constraints to score: the pod's own or the default ones. */
+  private static boolean scoresTopologySpread(Pod pod) {
+    return !pod.topologySpreadConstraints().isEmpty()
+        || !pod.metadata().ownerReferences().isEmpty();
   }
 
   @Override
@@ -130,14 +137,14 @@ final class BatchScorer implements BatchNodeOrderFn {
       boolean materialized = false;
       PodPlacement placement = task.placement();
       int w = weights.nodeAffinity();
-      if (w != 0 && !placement.preferredNodeTerms().isEmpty()) {
+      if (w != 0 && scoresNodeAffinity(placement)) {
         materialized = materialize(n, materialized);
         if (NodeAffinityScorer.score(placement, nodes, n, raw)) {
           addWeighted(n, w);
         }
       }
       w = weights.podAffinity();
-      if (w != 0 && (placement.hasPreferredPodTerms() || cluster.podsWithPreferredAffinity() > 0)) {
+      if (w != 0 && scoresPodAffinity(placement)) {
         materialized = materialize(n, materialized);
         if (InterPodAffinityScorer.score(placement, nodes, n, raw, cluster)) {
           addWeighted(n, w);
@@ -157,9 +164,7 @@ final class BatchScorer implements BatchNodeOrderFn {
         }
       }
       w = weights.podTopologySpread();
-      if (w != 0
-          && (!pod.topologySpreadConstraints().isEmpty()
-              || !pod.metadata().ownerReferences().isEmpty())) {
+      if (w != 0 && scoresTopologySpread(pod)) {
         materialized = materialize(n, materialized);
         if (TopologySpreadScorer.score(placement, nodes, n, raw, cluster)) {
           addWeighted(n, w);
