@@ -183,6 +183,38 @@ class DistributionTest {
     assertThat(trained).anyMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
   }
 
+  /**
+   * Every command, run and bench included, starts on the first JIT tier only; a tier option in
+   * JAVA_OPTS wins (README, "The JIT compiler").
+   */
+  @Test
+  void launcher_startsEveryCommandOnTheFirstJitTier_unlessJavaOptsSaysOtherwise() throws Exception {
+    for (String command : List.of("run", "bench", "simulate", "policy")) {
+      Run run =
+          launchIn(
+              Distribution.dir(), Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal"), command, "--help");
+      assertThat(run.code()).as(run.output()).isZero();
+      assertThat(tieredStopAtLevel(run.output())).as(command).isEqualTo("1");
+    }
+
+    Run full =
+        launchIn(
+            Distribution.dir(),
+            Map.of("JAVA_OPTS", "-XX:+PrintFlagsFinal -XX:TieredStopAtLevel=4"),
+            "run",
+            "--help");
+    assertThat(full.code()).as(full.output()).isZero();
+    assertThat(tieredStopAtLevel(full.output())).isEqualTo("4");
+  }
+
+  private static String tieredStopAtLevel(String printFlagsFinal) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("intx TieredStopAtLevel\\s+=\\s*(\\d+)")
+            .matcher(printFlagsFinal);
+    assertThat(m.find()).as("TieredStopAtLevel in%n%s", printFlagsFinal).isTrue();
+    return m.group(1);
+  }
+
   private static void copyTree(Path from, Path to) throws IOException {
     try (Stream<Path> files = Files.walk(from)) {
       for (Path f : files.toList()) {

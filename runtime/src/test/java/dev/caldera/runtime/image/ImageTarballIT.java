@@ -101,7 +101,9 @@ class ImageTarballIT {
             "/opt/caldera/lib/*",
             MAIN_CLASS);
     assertThat(strings(config.path("Cmd"))).containsExactly("run", "--admin-address=0.0.0.0:8080");
-    assertThat(strings(config.path("Env"))).contains("JAVA_HOME=/opt/java", "LANG=C.UTF-8");
+    assertThat(strings(config.path("Env")))
+        .contains(
+            "JAVA_HOME=/opt/java", "LANG=C.UTF-8", "JDK_JAVA_OPTIONS=-XX:TieredStopAtLevel=1");
     assertThat(config.path("ExposedPorts").has("8080/tcp")).isTrue();
     assertThat(config.path("Labels").path("org.opencontainers.image.version").asText())
         .isNotBlank();
@@ -209,6 +211,12 @@ class ImageTarballIT {
     Result version = inImage(root, image, List.of("/opt/java/bin/java", "-version"));
     assertThat(version.exit).as(version.output).isZero();
     assertThat(version.output).contains("openjdk version \"17");
+
+    // The image's environment starts the JVM with the first JIT tier only, as bin/caldera does.
+    Result flags =
+        inImage(root, image, List.of("/opt/java/bin/java", "-XX:+PrintFlagsFinal", "-version"));
+    assertThat(flags.exit).as(flags.output).isZero();
+    assertThat(flags.output).containsPattern("intx TieredStopAtLevel +=? *1 ");
 
     List<String> help = new ArrayList<>(entrypoint);
     help.add("--help");
