@@ -33,9 +33,12 @@ class DistributionTest {
     builder.environment().remove("JAVA_OPTS");
     builder.environment().remove("CALDERA_CDS");
     builder.environment().putAll(env);
-    Process p = builder.redirectErrorStream(true).start();
+    // To a file, not a pipe: a command that writes more than a pipe holds would block until read.
+    Path log = Files.createTempFile("caldera-launch", ".log");
+    Process p = builder.redirectErrorStream(true).redirectOutput(log.toFile()).start();
     boolean done = p.waitFor(2, TimeUnit.MINUTES);
-    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String output = Files.readString(log);
+    Files.delete(log);
     assertThat(done).as("bin/caldera finished; output so far:%n%s", output).isTrue();
     return new Run(p.exitValue(), output);
   }
