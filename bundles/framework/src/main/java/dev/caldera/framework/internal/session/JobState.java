@@ -22,6 +22,10 @@ import java.util.Map;
 final class JobState implements JobInfo {
 
   private final PodGroup podGroup;
+
+  /** {@code podGroup.key()}, kept: job order and every ledger map look a job up by it. */
+  private final String uid;
+
   private final String queue;
   private final int priority;
   private final boolean preemptable;
@@ -37,6 +41,7 @@ final class JobState implements JobInfo {
 
   JobState(PodGroup podGroup, String queue, int priority) {
     this.podGroup = podGroup;
+    this.uid = podGroup.key();
     this.queue = queue;
     this.priority = priority;
     PodGroupFacts facts = PodGroupFacts.of(podGroup);
@@ -80,7 +85,7 @@ final class JobState implements JobInfo {
 
   @Override
   public String uid() {
-    return podGroup.key();
+    return uid;
   }
 
   @Override
@@ -219,7 +224,7 @@ final class JobState implements JobInfo {
   }
 
   private boolean checkRoles(RoleCount mode) {
-    if (minAvailable() < taskMinAvailableTotal) {
+    if (minAvailable() < taskMinAvailableTotal || podGroup.minTaskMember().isEmpty()) {
       return true;
     }
     Map<String, Integer> counted = new HashMap<>();

@@ -37,6 +37,9 @@ final class TaskState implements TaskInfo {
   /** Parsed on first use; the parse is pure, so racing threads at worst parse twice. */
   private volatile PodPlacement placement;
 
+  /** {@code pod.key()}, made on first use (a benign race: every thread makes the same string). */
+  private String key;
+
   TaskState(Pod pod) {
     this.pod = pod;
     PodFacts facts = PodFacts.of(pod);
@@ -106,7 +109,12 @@ final class TaskState implements TaskInfo {
 
   @Override
   public String key() {
-    return pod.key();
+    String k = key;
+    if (k == null) {
+      k = pod.key();
+      key = k;
+    }
+    return k;
   }
 
   @Override
