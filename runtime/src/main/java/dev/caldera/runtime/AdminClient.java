@@ -12,21 +12,14 @@ import java.time.Duration;
 /** Reads a running scheduler's admin API ({@code caldera why}, {@code caldera queues}). */
 final class AdminClient {
 
-  /** The admin address when neither {@code --admin} nor {@code CALDERA_ADMIN_URL} says. */
-  static final String DEFAULT_URL = "http://127.0.0.1:8080";
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String base;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  AdminClient(String url) {
-    String u = url != null ? url : System.getenv("CALDERA_ADMIN_URL");
-    if (u == null || u.isBlank()) {
-      u = DEFAULT_URL;
-    }
-    this.base = u.endsWith("/") ? u.substring(0, u.length() - 1) : u;
+  AdminClient(AdminAddress address) {
+    this.base = address.base();
   }
 
   /** A failure to show the user: one line. */

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
@@ -27,14 +27,7 @@ final class QueuesCommand implements Callable<Integer> {
 
   @ParentCommand CalderaCommand parent;
 
-  @Option(
-      names = "--admin",
-      paramLabel = "URL",
-      description =
-          "The scheduler's admin API (default: $CALDERA_ADMIN_URL, else "
-              + AdminClient.DEFAULT_URL
-              + ").")
-  String admin;
+  @Mixin AdminAddress admin;
 
   @Parameters(arity = "0..1", paramLabel = "NAME", description = "A queue: list its line.")
   String queue;

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -43,12 +44,7 @@ final class SnapshotCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--admin",
-      defaultValue = "http://127.0.0.1:8080",
-      paramLabel = "URL",
-      description = "The scheduler's admin API (default: ${DEFAULT-VALUE}).")
-  String admin;
+  @Mixin AdminAddress admin;
 
   @Option(
       names = "--admin-token",
@@ -240,13 +236,9 @@ final class SnapshotCommand implements Callable<Integer> {
     String t = token != null ? token : System.getenv("CALDERA_ADMIN_TOKEN");
     URI uri;
     try {
-      uri =
-          URI.create(
-              (admin.endsWith("/") ? admin.substring(0, admin.length() - 1) : admin)
-                  + "/api/snapshot"
-                  + query());
+      uri = URI.create(admin.base() + "/api/snapshot" + query());
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), "--admin: not a URL: " + admin);
+      throw new ParameterException(spec.commandLine(), "--admin: not a URL: " + admin.base());
     }
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2));
     if (t != null && !t.isBlank()) {

@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -32,14 +32,7 @@ final class WhyCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--admin",
-      paramLabel = "URL",
-      description =
-          "The scheduler's admin API (default: $CALDERA_ADMIN_URL, else "
-              + AdminClient.DEFAULT_URL
-              + ").")
-  String admin;
+  @Mixin AdminAddress admin;
 
   @Parameters(paramLabel = "NS/NAME", description = "The pod group, namespace/name.")
   String podGroup;
