@@ -8,6 +8,8 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.resource.ResourceView;
+import java.util.Arrays;
+import java.util.Map;
 
 /**
  * Volcano's {@code resource-strategy-fit} plugin: a node order function that scores each resource
@@ -47,11 +49,24 @@ public final class ResourceStrategyFitPlugin implements Plugin {
   @Override
   public void onSessionOpen(Session session, Extensions extensions) {
     if (proportional != null) {
-      extensions.add(ExtensionPoint.PREDICATE, this::predicate);
+      extensions.add(ExtensionPoint.PREDICATE, this::predicate, ResourceStrategyFitPlugin::taskKey);
     }
     if (arguments.fitWeight() > 0 || arguments.sra().active()) {
-      extensions.add(ExtensionPoint.NODE_ORDER, this::score);
+      extensions.add(ExtensionPoint.NODE_ORDER, this::score, ResourceStrategyFitPlugin::taskKey);
     }
+  }
+
+  /**
+   * The {@link dev.caldera.api.extension.NodeLocality} key of the predicate and the score: both
+   * read only the task's request and its two override annotations, and the node's allocatable, used
+   * and idle resources.
+   */
+  static Object taskKey(TaskInfo task) {
+    Map<String, String> annotations = task.pod().metadata().annotations();
+    return Arrays.asList(
+        task.resreq().valueKey(),
+        annotations.get(PodOverrides.SCORING_TYPE),
+        annotations.get(PodOverrides.WEIGHTS));
   }
 
   /** The proportional predicate (registered only when the policy is enabled). */

@@ -296,6 +296,26 @@ class ResourceStrategyFitPluginTest {
     assertThat(ext.points()).containsExactly(ExtensionPoint.PREDICATE);
   }
 
+  // ------------------------------------------------------------ node locality
+
+  @Test
+  void locality_isTheRequestAndTheOverrideAnnotations_forThePredicateAndTheScore() {
+    RecordingExtensions ext =
+        open(map("resourceStrategyFitWeight", 1, "proportional", map("enable", true)));
+    var predicate = ext.locality(ExtensionPoint.PREDICATE);
+    var score = ext.locality(ExtensionPoint.NODE_ORDER);
+    FakeTask a = pending("cpu", "1", "memory", "2Gi");
+    FakeTask sameShape = pending("cpu", "1", "memory", "2Gi");
+    FakeTask bigger = pending("cpu", "2", "memory", "2Gi");
+    FakeTask overridden =
+        pending("cpu", "1", "memory", "2Gi").annotation(PodOverrides.SCORING_TYPE, "MostAllocated");
+
+    assertThat(predicate.taskKey(a)).isEqualTo(predicate.taskKey(sameShape));
+    assertThat(score.taskKey(a)).isEqualTo(score.taskKey(sameShape));
+    assertThat(score.taskKey(bigger)).isNotEqualTo(score.taskKey(a));
+    assertThat(score.taskKey(overridden)).isNotEqualTo(score.taskKey(a));
+  }
+
   // ------------------------------------------------------------ sra
 
   private static Map<String, Object> sra(int weight, String resources, Object resourceWeight) {

@@ -140,8 +140,17 @@ public final class UsagePlugin implements Plugin {
             shadow.remove(task.uid());
           }
         });
-    extensions.add(ExtensionPoint.PREDICATE, this::check);
-    extensions.add(ExtensionPoint.NODE_ORDER, this::score);
+    extensions.add(ExtensionPoint.PREDICATE, this::check, UsagePlugin::taskKey);
+    extensions.add(ExtensionPoint.NODE_ORDER, this::score, UsagePlugin::taskKey);
+  }
+
+  /**
+   * The {@link dev.caldera.api.extension.NodeLocality} key of the predicate and the score, the same
+   * for every task: both read nothing of the task, only the node's metrics (fixed for the session)
+   * and its shadow load, which changes only when a task is allocated to or removed from that node.
+   */
+  static Object taskKey(TaskInfo task) {
+    return NAME;
   }
 
   @Override

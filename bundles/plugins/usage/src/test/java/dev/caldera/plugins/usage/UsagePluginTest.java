@@ -19,6 +19,7 @@ import dev.caldera.testkit.RecordingExtensions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -62,6 +63,33 @@ class UsagePluginTest {
 
   private static PodCondition scheduledAt(Instant at) {
     return new PodCondition("PodScheduled", "True", null, null, at);
+  }
+
+  // ---------------------------------------------------------------- node locality
+
+  @Test
+  void locality_oneKeyForEveryTask_andAnAllocationChangesOnlyItsNodesAnswers() {
+    FakeNode n1 = node("n1", 40, 40);
+    FakeNode n2 = node("n2", 40, 40);
+    open(Map.of());
+    FakeTask small = task("small", "1", "1Gi");
+    FakeTask big = task("big", "3", "6Gi");
+
+    for (ExtensionPoint<?> point : List.of(ExtensionPoint.PREDICATE, ExtensionPoint.NODE_ORDER)) {
+      assertThat(extensions.locality(point).taskKey(small))
+          .as(point.toString())
+          .isNotNull()
+          .isEqualTo(extensions.locality(point).taskKey(big));
+    }
+    double onN1 = score(small, n1);
+    double onN2 = score(small, n2);
+    assertThat(score(big, n1)).isEqualTo(onN1);
+
+    FakeTask placed = task("placed", "2", "2Gi").status(TaskStatus.ALLOCATED).on(n1);
+    handler().allocated(placed);
+
+    assertThat(score(small, n2)).isEqualTo(onN2);
+    assertThat(score(small, n1)).isLessThan(onN1);
   }
 
   // ---------------------------------------------------------------- predicate
