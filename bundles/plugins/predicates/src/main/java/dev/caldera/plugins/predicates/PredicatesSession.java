@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -302,7 +303,30 @@ final class PredicatesSession {
       List<NodeSelectorTerm> requiredNodeAffinity,
       List<Toleration> tolerations,
       List<HostPorts.Wanted> hostPorts,
-      String templateUid) {}
+      String templateUid) {
+
+    // Written out: a record's generated equals and hashCode are linked through method handles on
+    // first use and run slower on the first JIT tier the launcher uses, and allocate hashes this
+    // key once per task.
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof LocalityKey k
+          && Objects.equals(nodeSelector, k.nodeSelector)
+          && Objects.equals(requiredNodeAffinity, k.requiredNodeAffinity)
+          && Objects.equals(tolerations, k.tolerations)
+          && Objects.equals(hostPorts, k.hostPorts)
+          && Objects.equals(templateUid, k.templateUid);
+    }
+
+    @Override
+    public int hashCode() {
+      int h = Objects.hashCode(nodeSelector);
+      h = 31 * h + Objects.hashCode(requiredNodeAffinity);
+      h = 31 * h + Objects.hashCode(tolerations);
+      h = 31 * h + Objects.hashCode(hostPorts);
+      return 31 * h + Objects.hashCode(templateUid);
+    }
+  }
 
   private int podCount(NodeInfo node, NodeSlot slot) {
     return deallocated.isEmpty() ? node.taskCount() : slot.view(deallocated).pods.size();
