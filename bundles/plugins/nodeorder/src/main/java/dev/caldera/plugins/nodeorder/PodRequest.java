@@ -44,6 +44,28 @@ record PodRequest(long milliCpu, long memory, long gpu, long nonZeroMilliCpu, lo
         whole(total(pod, MEMORY, DEFAULT_MEMORY)));
   }
 
+  // Written out: a record's generated equals and hashCode are linked through method handles on
+  // first use and run slower on the first JIT tier the launcher uses; this is nodeorder's locality
+  // key, which allocate hashes once per task.
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PodRequest r
+        && milliCpu == r.milliCpu
+        && memory == r.memory
+        && gpu == r.gpu
+        && nonZeroMilliCpu == r.nonZeroMilliCpu
+        && nonZeroMemory == r.nonZeroMemory;
+  }
+
+  @Override
+  public int hashCode() {
+    int h = Long.hashCode(milliCpu);
+    h = 31 * h + Long.hashCode(memory);
+    h = 31 * h + Long.hashCode(gpu);
+    h = 31 * h + Long.hashCode(nonZeroMilliCpu);
+    return 31 * h + Long.hashCode(nonZeroMemory);
+  }
+
   /** Whether BalancedAllocation's PreScore skips the pod: no cpu, memory or gpu request. */
   boolean bestEffortForBalance() {
     return milliCpu == 0 && memory == 0 && gpu == 0;

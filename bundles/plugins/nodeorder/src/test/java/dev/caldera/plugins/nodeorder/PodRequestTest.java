@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.caldera.api.model.Container;
 import dev.caldera.testkit.Resources;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PodRequestTest {
@@ -84,5 +85,19 @@ class PodRequestTest {
     PodRequest r = PodRequest.of(pod("ns/p").requests("cpu", "0.0001", "memory", "0.5").build());
     assertThat(r.milliCpu()).isEqualTo(1);
     assertThat(r.memory()).isEqualTo(1);
+  }
+
+  @Test
+  void equalRequestsAreOneLocalityKey_andEachFigureSeparatesThem() {
+    PodRequest r = new PodRequest(1000, 2, 3, 1000, 2);
+    assertThat(new PodRequest(1000, 2, 3, 1000, 2)).isEqualTo(r).hasSameHashCodeAs(r);
+    assertThat(
+            List.of(
+                new PodRequest(999, 2, 3, 1000, 2),
+                new PodRequest(1000, 3, 3, 1000, 2),
+                new PodRequest(1000, 2, 4, 1000, 2),
+                new PodRequest(1000, 2, 3, 1001, 2),
+                new PodRequest(1000, 2, 3, 1000, 3)))
+        .allSatisfy(other -> assertThat(other).isNotEqualTo(r));
   }
 }
