@@ -3,6 +3,7 @@ package dev.caldera.kube.internal;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -10,9 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -98,8 +102,14 @@ public final class KubeBackend implements AutoCloseable {
     return client;
   }
 
+  /** How long {@link #start()} waits for its first request before starting the informers anyway. */
+  private static final Duration WARM_UP_WAIT = Duration.ofSeconds(2);
+
   /** Starts the informers and the metrics poller. */
   public synchronized void start() {
+    if (ownsClient) {
+      openConnection();
+    }
     informers.start();
     if (!settings.metricsInterval().isZero() && !settings.metricsInterval().isNegative()) {
       poller =
@@ -111,6 +121,31 @@ public final class KubeBackend implements AutoCloseable {
               });
       long period = settings.metricsInterval().toMillis();
       poller.scheduleWithFixedDelay(metrics::poll, 0, period, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Sends one small request (a list of at most one node) and waits for it, up to {@link
+   * #WARM_UP_WAIT}. The JDK client pools an HTTP/2 connection only once one has been made: the
+   * dozen informers starting at once without it would each open a connection of their own, a TLS
+   * handshake each on a JVM that has not compiled its crypto yet. A failure is left to the
+   * informers, which report and retry it.
+   */
+  private void openConnection() {
+    CompletableFuture<?> first =
+        CompletableFuture.runAsync(
+            () -> client.nodes().list(new ListOptionsBuilder().withLimit(1L).build()),
+            r -> {
+              Thread t = new Thread(r, "caldera-kube-connect");
+              t.setDaemon(true);
+              t.start();
+            });
+    try {
+      first.get(WARM_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.log(Level.DEBUG, "the first request did not answer: {0}", e.toString());
     }
   }
 
