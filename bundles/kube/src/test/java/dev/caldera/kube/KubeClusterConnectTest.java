@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * How a cluster of its own connection starts (issue 12, start-up): one small request opens the
- * connection before the informers start, so that the JDK client multiplexes them on it.
+ * How a cluster starts (issue 12, start-up): on a connection of its own, one small request opens it
+ * before the informers start, so that the JDK client multiplexes them on it; and the loop's first
+ * question is answered when the first lists are in, not a period later.
  */
 class KubeClusterConnectTest {
 
@@ -42,6 +43,34 @@ class KubeClusterConnectTest {
       assertThat(sent.get(0).method()).isEqualTo("GET");
       assertThat(sent.get(0).path()).isEqualTo("/api/v1/nodes?limit=1");
       assertThat(sent.stream().filter(r -> r.path().equals("/api/v1/nodes?limit=1"))).hasSize(1);
+    }
+  }
+
+  @Test
+  void aStatusAskedWhileTheFirstListsAreInFlight_waitsForThemInsteadOfAPeriod() throws Exception {
+    try (MockApi api = new MockApi()) {
+      api.node("n1", "4", "8Gi");
+      // The list of pods takes half a second, as a large one does on a real server.
+      api.dispatcher.intercept(
+          r -> {
+            if (r.getMethod().equals("GET")
+                && r.getPath().startsWith("/api/v1/pods")
+                && !r.getPath().contains("watch=true")) {
+              try {
+                Thread.sleep(500);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return null;
+          });
+      // The informers are listing when connect returns; the loop's first question comes at once.
+      try (KubeCluster cluster = api.cluster("status-test")) {
+        long asked = System.nanoTime();
+        assertThat(cluster.status().isReady()).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(3));
+        assertThat(cluster.snapshot().nodes()).hasSize(1);
+      }
     }
   }
 

@@ -269,10 +269,10 @@ public final class OsgiLauncher {
     framework.start();
     List<Bundle> bundles = installBundles(framework.getBundleContext());
     List<Bundle> order = new ArrayList<>(bundles);
-    order.sort(Comparator.comparingInt(OsgiLauncher::startRank));
+    order.sort(Comparator.comparingInt(b -> startRank(b.getSymbolicName())));
     boolean configured = false;
     for (Bundle b : order) {
-      if (!configured && startRank(b) == FIRST_BUNDLES.size()) {
+      if (!configured && startRank(b.getSymbolicName()) == FIRST_BUNDLES.size()) {
         configuration.apply(framework.getBundleContext());
         configured = true;
       }
@@ -286,9 +286,12 @@ public final class OsgiLauncher {
     return bundles;
   }
 
-  /** The place of {@code b} in {@link #FIRST_BUNDLES}, or its size for every other bundle. */
-  private static int startRank(Bundle b) {
-    int i = FIRST_BUNDLES.indexOf(b.getSymbolicName());
+  /**
+   * The place of the bundle {@code symbolicName} in {@link #FIRST_BUNDLES}, or its size for every
+   * other bundle (started in the order they were installed, after those).
+   */
+  static int startRank(String symbolicName) {
+    int i = FIRST_BUNDLES.indexOf(symbolicName);
     return i < 0 ? FIRST_BUNDLES.size() : i;
   }
 

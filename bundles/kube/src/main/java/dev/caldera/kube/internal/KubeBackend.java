@@ -191,10 +191,17 @@ public final class KubeBackend implements AutoCloseable {
 
   /**
    * Ready once every informer has listed and the cache holds each informer's last list in full;
-   * waits up to two seconds for the cache to catch up. Not ready (with the reason) otherwise.
+   * waits up to two seconds for lists in flight and up to two more for the cache to catch up. Not
+   * ready (with the reason) otherwise.
    */
   public SourceStatus status() throws InterruptedException {
     List<String> unsynced = informers.unsynced();
+    // At start the loop asks once a period: waiting here for lists in flight lets the first session
+    // start as soon as they are in, not up to a period later.
+    if (!unsynced.isEmpty()
+        && informers.awaitSync(DELIVERY_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+      unsynced = informers.unsynced();
+    }
     if (!unsynced.isEmpty()) {
       // Only Volcano's kinds left: most likely their CRDs are missing, not slow.
       boolean onlyVolcano = List.of("queues", "podgroups").containsAll(unsynced);
