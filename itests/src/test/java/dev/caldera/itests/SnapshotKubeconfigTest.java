@@ -222,6 +222,8 @@ class SnapshotKubeconfigTest {
                 "snapshot",
                 "--kubeconfig",
                 kubeconfig.toString(),
+                // fabric8's mock server streams watches over WebSockets only.
+                "--kube-websocket-watches",
                 "--timeout",
                 "60s"));
     Process p =

@@ -200,6 +200,14 @@ final class RunCommand implements Callable<Integer> {
               + " (default: ${DEFAULT-VALUE}).")
   int kubeWriteConcurrency;
 
+  @Option(
+      names = "--kube-websocket-watches",
+      description =
+          "With a cluster: watch over a WebSocket per kind (an HTTP/1.1 connection each), for a"
+              + " server or proxy that does not stream HTTP watches. Default: HTTP watches on the"
+              + " client's one HTTP/2 connection, as client-go.")
+  boolean kubeWebsocketWatches;
+
   /** One clear error for a log option out of range. */
   private void checkLogOptions() {
     if (!logFormat.equalsIgnoreCase("text") && !logFormat.equalsIgnoreCase("json")) {
@@ -253,7 +261,8 @@ final class RunCommand implements Callable<Integer> {
         leaderElect,
         kubeApiQps,
         kubeApiBurst,
-        kubeWriteConcurrency);
+        kubeWriteConcurrency,
+        kubeWebsocketWatches);
   }
 
   // -------------------------------------------------------------------------------------------------

@@ -81,6 +81,14 @@ final class SnapshotCommand implements Callable<Integer> {
   List<String> schedulerNames;
 
   @Option(
+      names = "--kube-websocket-watches",
+      description =
+          "Watch over a WebSocket per kind (an HTTP/1.1 connection each), for a"
+              + " server or proxy that does not stream HTTP watches. Default: HTTP watches on the"
+              + " client's one HTTP/2 connection, as client-go.")
+  boolean kubeWebsocketWatches;
+
+  @Option(
       names = "--conf",
       paramLabel = "FILE",
       description =
@@ -197,7 +205,8 @@ final class SnapshotCommand implements Callable<Integer> {
             false,
             50,
             100,
-            1);
+            1,
+            kubeWebsocketWatches);
     try {
       return new OsgiLauncher(options, parent.err(), parent.err())
           .snapshot(

@@ -55,7 +55,11 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   public static KubeCluster connect(KubeOptions options) throws IOException {
     KubernetesClient client =
         Clients.create(
-            options.kubeconfig(), options.context(), options.apiQps(), options.apiBurst());
+            options.kubeconfig(),
+            options.context(),
+            options.apiQps(),
+            options.apiBurst(),
+            options.httpWatches());
     return start(client, true, options);
   }
 

@@ -20,6 +20,8 @@ import java.util.UUID;
  * @param identity this replica's name: the lease holder and the events' reporting instance
  * @param apiQps requests per second the client may send (Volcano's {@code --kube-api-qps})
  * @param apiBurst requests the client may send at once above that rate ({@code --kube-api-burst})
+ * @param httpWatches watch over the client's one HTTP/2 connection, as client-go does; false: a
+ *     WebSocket (its own TLS connection) per watch
  */
 public record KubeOptions(
     Path kubeconfig,
@@ -33,7 +35,8 @@ public record KubeOptions(
     String reportingController,
     String identity,
     double apiQps,
-    int apiBurst) {
+    int apiBurst,
+    boolean httpWatches) {
 
   /** Volcano's default for {@code --kube-api-qps}. */
   public static final double DEFAULT_API_QPS = 2000;
@@ -103,8 +106,20 @@ public record KubeOptions(
     private String identity;
     private double apiQps = DEFAULT_API_QPS;
     private int apiBurst = DEFAULT_API_BURST;
+    private boolean httpWatches = true;
 
     private Builder() {}
+
+    /**
+     * Whether watches are plain HTTP requests on the client's one HTTP/2 connection (default) or a
+     * WebSocket each. fabric8's default, a WebSocket, is an HTTP/1.1 connection with a TLS
+     * handshake of its own per watched kind: a dozen at start, each paid for on a cold JVM (issue
+     * 12). False for a server or proxy that does not stream HTTP watches (fabric8's mock server).
+     */
+    public Builder httpWatches(boolean http) {
+      this.httpWatches = http;
+      return this;
+    }
 
     /**
      * The client's request rate: {@code qps} per second, bursts of {@code burst}; default {@value
@@ -192,7 +207,8 @@ public record KubeOptions(
           reportingController,
           identity == null ? defaultIdentity() : identity,
           apiQps,
-          apiBurst);
+          apiBurst,
+          httpWatches);
     }
   }
 }

@@ -69,6 +69,12 @@ class RealClusterTest {
     return name == null || name.isBlank() ? null : name;
   }
 
+  /** fabric8's mock server streams watches over WebSockets only. */
+  private static boolean onMockServer() {
+    String property = System.getProperty(KUBECONFIG_PROPERTY);
+    return property != null && !property.isBlank();
+  }
+
   private static final String SCHEDULER = "caldera-e2e";
   // New names for every run of the class, also for two runs in one JVM: a namespace of an earlier
   // run may still be terminating on the server.
@@ -196,6 +202,7 @@ class RealClusterTest {
             .schedulerName(SCHEDULER)
             .identity("e2e-" + RUN)
             .metricsInterval(Duration.ZERO)
+            .httpWatches(!onMockServer())
             .build();
     try (KubeCluster cluster = KubeCluster.connect(options)) {
       KubeRunner runner =
@@ -305,6 +312,7 @@ class RealClusterTest {
                     .schedulerName(SCHEDULER)
                     .identity(id)
                     .metricsInterval(Duration.ZERO)
+                    .httpWatches(!onMockServer())
                     .build());
         LeaderElection e = c.leaderElection(lease);
         KubeRunner r =

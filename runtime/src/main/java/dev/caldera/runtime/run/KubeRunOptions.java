@@ -16,6 +16,8 @@ import java.util.Map;
  * @param apiQps the client's requests per second ({@code --kube-api-qps})
  * @param apiBurst the client's burst ({@code --kube-api-burst})
  * @param writeConcurrency writes in flight at once ({@code --kube-write-concurrency})
+ * @param websocketWatches a WebSocket per watch ({@code --kube-websocket-watches}) instead of HTTP
+ *     watches on the client's one HTTP/2 connection
  */
 public record KubeRunOptions(
     Path kubeconfig,
@@ -23,7 +25,8 @@ public record KubeRunOptions(
     boolean leaderElect,
     double apiQps,
     int apiBurst,
-    int writeConcurrency) {
+    int writeConcurrency,
+    boolean websocketWatches) {
 
   /** The configuration PID of the kube bundle's cluster component. */
   public static final String PID = "dev.caldera.cluster.kube";
@@ -41,6 +44,7 @@ public record KubeRunOptions(
     p.put("api.qps", apiQps);
     p.put("api.burst", apiBurst);
     p.put("write.concurrency", writeConcurrency);
+    p.put("http.watches", !websocketWatches);
     String namespace = System.getenv("POD_NAMESPACE");
     if (namespace != null && !namespace.isBlank()) {
       p.put("lease.namespace", namespace);

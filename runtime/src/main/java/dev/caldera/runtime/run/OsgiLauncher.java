@@ -97,13 +97,12 @@ public final class OsgiLauncher {
     long start = System.nanoTime();
     Path storage = Files.createTempDirectory("caldera-felix-");
     try {
-      List<Bundle> bundles = startWithBundles(storage);
+      List<Bundle> bundles = startWithBundles(storage, this::configure);
       if (bundles.isEmpty()) {
         err.println("error: no bundles in " + options.bundles());
         return 1;
       }
       BundleContext context = framework.getBundleContext();
-      configure(context);
       setStartLevel(PLUGIN_LEVEL);
       int plugins = awaitDeployed(context);
       setStartLevel(LOOP_LEVEL);
@@ -197,9 +196,10 @@ public final class OsgiLauncher {
     java.io.PrintStream stdout = System.out;
     System.setOut(System.err);
     try {
-      startWithBundles(storage);
+      startWithBundles(
+          storage,
+          context -> ConfigAdminBridge.update(context, KubeRunOptions.PID, kube.properties()));
       BundleContext context = framework.getBundleContext();
-      ConfigAdminBridge.update(context, KubeRunOptions.PID, kube.properties());
       if (!awaitService(context, EXPORT_SERVICE, wait)) {
         throw new IllegalStateException(
             "the kube bundle did not connect within " + seconds(wait) + " (see the errors above)");
@@ -242,23 +242,57 @@ public final class OsgiLauncher {
     }
   }
 
+  /** What the launcher configures through Configuration Admin. */
+  @FunctionalInterface
+  private interface Configuration {
+    void apply(BundleContext context) throws ReflectiveOperationException;
+  }
+
+  /**
+   * Bundles started before the others, in this order, and configured as soon as they run: the
+   * cluster connects and lists in the background while the rest of the bundles start.
+   */
+  static final List<String> FIRST_BUNDLES =
+      List.of("org.apache.felix.configadmin", "org.apache.felix.scr", "caldera-kube");
+
   /**
    * Starts Felix with its cache in {@code storage}, installs every bundle of {@code bundles/} and
-   * starts each but fragments (each runs when the start level reaches its own).
+   * starts each but fragments (each runs when the start level reaches its own): first {@link
+   * #FIRST_BUNDLES}, then {@code configuration} is applied, then the others.
    *
    * @return the bundles installed
    */
-  private List<Bundle> startWithBundles(Path storage) throws IOException, BundleException {
+  private List<Bundle> startWithBundles(Path storage, Configuration configuration)
+      throws IOException, BundleException, ReflectiveOperationException {
     framework = newFramework(frameworkProperties(storage));
     framework.init();
     framework.start();
     List<Bundle> bundles = installBundles(framework.getBundleContext());
-    for (Bundle b : bundles) {
+    List<Bundle> order = new ArrayList<>(bundles);
+    order.sort(Comparator.comparingInt(b -> startRank(b.getSymbolicName())));
+    boolean configured = false;
+    for (Bundle b : order) {
+      if (!configured && startRank(b.getSymbolicName()) == FIRST_BUNDLES.size()) {
+        configuration.apply(framework.getBundleContext());
+        configured = true;
+      }
       if (b.getHeaders().get(Constants.FRAGMENT_HOST) == null) {
         start(b);
       }
     }
+    if (!configured && !bundles.isEmpty()) {
+      configuration.apply(framework.getBundleContext());
+    }
     return bundles;
+  }
+
+  /**
+   * The place of the bundle {@code symbolicName} in {@link #FIRST_BUNDLES}, or its size for every
+   * other bundle (started in the order they were installed, after those).
+   */
+  static int startRank(String symbolicName) {
+    int i = FIRST_BUNDLES.indexOf(symbolicName);
+    return i < 0 ? FIRST_BUNDLES.size() : i;
   }
 
   private Map<String, String> frameworkProperties(Path storage) {

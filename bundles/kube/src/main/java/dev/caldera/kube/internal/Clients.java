@@ -49,11 +49,14 @@ public final class Clients {
    * A client for {@code kubeconfig} (its current context, or {@code context}); with a null file,
    * fabric8's auto-configuration: the in-cluster service account when running in a pod, else {@code
    * $KUBECONFIG} or {@code ~/.kube/config}. Requests are limited to {@code qps} per second with
-   * bursts of {@code burst} (client-go's {@code --kube-api-qps} and {@code --kube-api-burst}).
+   * bursts of {@code burst} (client-go's {@code --kube-api-qps} and {@code --kube-api-burst}). With
+   * {@code httpWatches} watches are streamed HTTP requests on the one HTTP/2 connection every other
+   * request uses, not a WebSocket (an HTTP/1.1 connection) each.
    *
    * @throws IOException if the kubeconfig cannot be read
    */
-  public static KubernetesClient create(Path kubeconfig, String context, double qps, int burst)
+  public static KubernetesClient create(
+      Path kubeconfig, String context, double qps, int burst, boolean httpWatches)
       throws IOException {
     if (kubeconfig != null && !Files.isReadable(kubeconfig)) {
       throw new IOException("cannot read the kubeconfig " + kubeconfig);
@@ -67,6 +70,7 @@ public final class Clients {
     config.setRequestRetryBackoffLimit(0);
     // Names the scheduler in the API server's audit log and in RBAC denials.
     config.setUserAgent(USER_AGENT);
+    config.setOnlyHttpWatches(httpWatches);
     Thread current = Thread.currentThread();
     ClassLoader previous = current.getContextClassLoader();
     // Inside OSGi fabric8 looks up its implementation through the context class loader; the

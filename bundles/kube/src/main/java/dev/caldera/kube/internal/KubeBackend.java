@@ -3,6 +3,7 @@ package dev.caldera.kube.internal;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -10,9 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -98,8 +102,14 @@ public final class KubeBackend implements AutoCloseable {
     return client;
   }
 
+  /** How long {@link #start()} waits for its first request before starting the informers anyway. */
+  private static final Duration WARM_UP_WAIT = Duration.ofSeconds(2);
+
   /** Starts the informers and the metrics poller. */
   public synchronized void start() {
+    if (ownsClient) {
+      openConnection();
+    }
     informers.start();
     if (!settings.metricsInterval().isZero() && !settings.metricsInterval().isNegative()) {
       poller =
@@ -111,6 +121,31 @@ public final class KubeBackend implements AutoCloseable {
               });
       long period = settings.metricsInterval().toMillis();
       poller.scheduleWithFixedDelay(metrics::poll, 0, period, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /**
+   * Sends one small request (a list of at most one node) and waits for it, up to {@link
+   * #WARM_UP_WAIT}. The JDK client pools an HTTP/2 connection only once one has been made: the
+   * dozen informers starting at once without it would each open a connection of their own, a TLS
+   * handshake each on a JVM that has not compiled its crypto yet. A failure is left to the
+   * informers, which report and retry it.
+   */
+  private void openConnection() {
+    CompletableFuture<?> first =
+        CompletableFuture.runAsync(
+            () -> client.nodes().list(new ListOptionsBuilder().withLimit(1L).build()),
+            r -> {
+              Thread t = new Thread(r, "caldera-kube-connect");
+              t.setDaemon(true);
+              t.start();
+            });
+    try {
+      first.get(WARM_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.log(Level.DEBUG, "the first request did not answer: {0}", e.toString());
     }
   }
 
@@ -156,10 +191,17 @@ public final class KubeBackend implements AutoCloseable {
 
   /**
    * Ready once every informer has listed and the cache holds each informer's last list in full;
-   * waits up to two seconds for the cache to catch up. Not ready (with the reason) otherwise.
+   * waits up to two seconds for lists in flight and up to two more for the cache to catch up. Not
+   * ready (with the reason) otherwise.
    */
   public SourceStatus status() throws InterruptedException {
     List<String> unsynced = informers.unsynced();
+    // At start the loop asks once a period: waiting here for lists in flight lets the first session
+    // start as soon as they are in, not up to a period later.
+    if (!unsynced.isEmpty()
+        && informers.awaitSync(DELIVERY_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+      unsynced = informers.unsynced();
+    }
     if (!unsynced.isEmpty()) {
       // Only Volcano's kinds left: most likely their CRDs are missing, not slow.
       boolean onlyVolcano = List.of("queues", "podgroups").containsAll(unsynced);

@@ -84,6 +84,12 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
 
     long metrics_interval_ms() default 30_000;
 
+    /**
+     * Watches as streamed HTTP requests on the client's one HTTP/2 connection; false: a WebSocket
+     * each (for a server or proxy that does not stream HTTP watches).
+     */
+    boolean http_watches() default true;
+
     /** This replica's identity; empty for {@code $POD_NAME} (or the host name) and a suffix. */
     String identity() default "";
 
@@ -122,6 +128,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
             .context(config.context().isBlank() ? null : config.context())
             .writeConcurrency(config.write_concurrency())
             .apiRate(config.api_qps(), config.api_burst())
+            .httpWatches(config.http_watches())
             .metricsInterval(Duration.ofMillis(Math.max(0, config.metrics_interval_ms())));
     for (String name : config.scheduler_names()) {
       options.schedulerName(name);

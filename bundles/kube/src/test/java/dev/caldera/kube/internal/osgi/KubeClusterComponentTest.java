@@ -183,6 +183,8 @@ class KubeClusterComponentTest {
     Map<String, Object> all = new java.util.HashMap<>(values);
     all.putIfAbsent("kubeconfig", kubeconfig.toString());
     all.putIfAbsent("metrics_interval_ms", 0L);
+    // fabric8's mock server streams watches over WebSockets only.
+    all.putIfAbsent("http_watches", false);
     all.putIfAbsent("lease_duration_ms", 1500L);
     all.putIfAbsent("renew_deadline_ms", 1000L);
     all.putIfAbsent("retry_period_ms", 100L);
