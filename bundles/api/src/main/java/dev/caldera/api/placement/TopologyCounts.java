@@ -97,15 +97,6 @@ public final class TopologyCounts {
     return sum;
   }
 
-  /** Adds {@code factor} times every pair count of {@code other} to this one. */
-  public void addAll(TopologyCounts other, long factor) {
-    for (String key : other.keys) {
-      for (Map.Entry<String, Long> e : other.counts.get(key).entrySet()) {
-        add(key, e.getKey(), e.getValue() * factor);
-      }
-    }
-  }
-
   /** Whether {@link #add} is refused (counts shared through {@link SessionTopology}). */
   public boolean isReadOnly() {
     return readOnly;

@@ -3,6 +3,7 @@ package dev.caldera.plugins.nodeorder;
 import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.TopologyCounts;
+import java.util.Map;
 
 /**
  * kube-scheduler's InterPodAffinity score as Volcano configures it (zero-value args: hard pod
@@ -27,17 +28,17 @@ final class InterPodAffinityScorer {
     if (!hasTerms && topology.podsWithPreferredPodTerms() == 0) {
       return false;
     }
-    TopologyCounts sums = new TopologyCounts();
-    if (hasTerms) {
-      sums.addAll(topology.matchingEach(incoming.preferredAffinity()), 1);
-      sums.addAll(topology.matchingEach(incoming.preferredAntiAffinity()), -1);
-    }
-    sums.addAll(topology.existingPreferred(incoming.pod()), 1);
-    if (sums.isEmpty()) {
+    // The three shared counts are added per candidate; when they cancel out everywhere every
+    // score is 0, as upstream's Skip.
+    TopologyCounts affinity = topology.matchingEach(incoming.preferredAffinity());
+    TopologyCounts antiAffinity = topology.matchingEach(incoming.preferredAntiAffinity());
+    TopologyCounts existing = topology.existingPreferred(incoming.pod());
+    if (affinity.isEmpty() && antiAffinity.isEmpty() && existing.isEmpty()) {
       return false;
     }
     for (int i = 0; i < n; i++) {
-      out[i] = sums.sum(candidates[i].labels);
+      Map<String, String> labels = candidates[i].labels;
+      out[i] = affinity.sum(labels) - antiAffinity.sum(labels) + existing.sum(labels);
     }
     Normalize.minMax(out, n);
     return true;

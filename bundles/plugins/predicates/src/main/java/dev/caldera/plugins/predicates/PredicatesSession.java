@@ -13,7 +13,6 @@ import dev.caldera.api.model.NodeSelectorTerm;
 import dev.caldera.api.model.Toleration;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.SpreadConstraint;
-import dev.caldera.api.placement.TopologyCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -145,10 +144,8 @@ final class PredicatesSession {
             f,
             namespaceLabels.getOrDefault(f.pod.namespace(), Map.of()),
             topology.existingRequiredAntiAffinity(f.pod),
-            f.affinity.isEmpty() ? new TopologyCounts() : topology.matchingAll(f.affinity),
-            f.antiAffinity.isEmpty()
-                ? new TopologyCounts()
-                : topology.matchingEach(f.antiAffinity));
+            topology.matchingAll(f.affinity),
+            topology.matchingEach(f.antiAffinity));
     return state.skippable() ? null : state;
   }
 
