@@ -183,14 +183,9 @@ public final class TopologyKeeper implements SessionTopology {
         Source.PODS,
         (counts, task, nodeLabels, delta) -> {
           Pod pod = task.pod();
-          Map<String, String> nsLabels = null;
-          boolean nsLooked = false;
+          Map<String, String> nsLabels = namespaceLabels.get(pod.namespace());
           for (int i = 0; i < terms.size(); i++) {
             AffinityTerm t = terms.get(i);
-            if (!nsLooked) {
-              nsLabels = namespaceLabels.get(pod.namespace());
-              nsLooked = true;
-            }
             if (t.matches(pod, nsLabels)) {
               long weight = t.weight() == 0 ? 1 : t.weight();
               counts.add(t.topologyKey(), nodeLabels, weight * delta);
