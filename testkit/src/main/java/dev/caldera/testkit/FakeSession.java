@@ -210,7 +210,7 @@ public final class FakeSession implements Session {
     if (topology == null) {
       Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
       for (Namespace ns : cluster.namespaces()) {
-        namespaceLabels.putIfAbsent(ns.metadata().name(), ns.metadata().labels());
+        namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
       }
       topology = new TopologyKeeper(new ArrayList<>(nodes.values()), namespaceLabels);
     }

@@ -192,7 +192,7 @@ public final class SessionImpl implements ActionSession {
     this.ledger = new Ledger(jobMap, nodeMap);
     Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     for (Namespace ns : clusterInfo.namespaces()) {
-      namespaceLabels.putIfAbsent(ns.metadata().name(), ns.metadata().labels());
+      namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
     }
     this.topology = new TopologyKeeper(this.nodes, namespaceLabels);
     nodes.forEach(n -> n.topology(topology));
