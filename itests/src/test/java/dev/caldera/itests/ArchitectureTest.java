@@ -47,6 +47,33 @@ class ArchitectureTest {
           .because("a plugin bundle imports only the API bundle")
           .allowEmptyShould(true);
 
+  /**
+   * Inter-pod affinity and spread counts over the placed pods are the session's ({@code
+   * Session.topology()}, kept by the framework): predicates and nodeorder read them and copy them
+   * for a simulation, and never build counts of their own.
+   */
+  @ArchTest
+  static final ArchRule predicatesAndNodeorderReadTheSharedTopologyCounts =
+      noClasses()
+          .that()
+          .resideInAnyPackage("dev.caldera.plugins.predicates..", "dev.caldera.plugins.nodeorder..")
+          .should()
+          .callConstructor("dev.caldera.api.placement.TopologyCounts")
+          .because("the session's SessionTopology counts once per key for every plugin")
+          .allowEmptyShould(true);
+
+  /** Only the owner of a session's placements tells its topology keeper of changes. */
+  @ArchTest
+  static final ArchRule pluginsNeverChangeTheSharedTopology =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.plugins..")
+          .should()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.api.placement.TopologyKeeper")
+          .because("plugins read SessionTopology; the framework keeps it up to date")
+          .allowEmptyShould(true);
+
   /** The extender talks JSON over HTTP, so it may also use Jackson; nothing else. */
   @ArchTest
   static final ArchRule extenderDependsOnlyOnTheApiAndJackson =

@@ -7,7 +7,10 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.placement.SessionTopology;
+import dev.caldera.api.placement.TopologyKeeper;
 import dev.caldera.api.resource.Resource;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +26,11 @@ import java.util.TreeMap;
  * #node}, {@link #queue}, {@link #job}) return null for unknown names, as the real session does.
  * {@link #jobs()} returns every added job, whether or not its queue was added. {@link #victimOrder}
  * returns the victims unchanged.
+ *
+ * <p>{@link #topology()} is the API's own {@link TopologyKeeper} over these nodes: tasks placed on
+ * or taken off a node of this session ({@link FakeTask#on}) and {@link #evict}/{@link #undoEvict}
+ * keep it up to date, as the framework does; a plugin's own event handler is still called by the
+ * test.
  */
 public final class FakeSession implements Session {
 
@@ -36,12 +44,14 @@ public final class FakeSession implements Session {
   private ClusterInfo cluster = new ClusterInfo(null, null, null, null, null);
   private Instant now = Instant.ofEpochSecond(1_000_000);
   private String uid = "session-1";
+  private TopologyKeeper topology;
 
   // ------------------------------------------------------------ building
 
   /** Adds a node (nodes keep the order they were added). */
   public FakeNode addNode(String name) {
-    return add(nodes, name, new FakeNode(name));
+    topology = null;
+    return add(nodes, name, new FakeNode(name).in(this));
   }
 
   /** Adds a queue. */
@@ -73,7 +83,46 @@ public final class FakeSession implements Session {
 
   public FakeSession cluster(ClusterInfo cluster) {
     this.cluster = cluster;
+    topology = null;
     return this;
+  }
+
+  // ------------------------------------------------------------ placements
+
+  /**
+   * Evicts a task placed on a node of this session, as the framework's evict does: the task is
+   * Releasing, stays in its node's {@link FakeNode#tasks()} and leaves its {@link FakeNode#pods()}
+   * and the shared topology counts.
+   */
+  public FakeSession evict(FakeTask task) {
+    FakeNode node = node(task.nodeName());
+    task.status(TaskStatus.RELEASING);
+    if (node != null && node.evicted(task, true)) {
+      podRemoved(task, node);
+    }
+    return this;
+  }
+
+  /** Undoes {@link #evict}: the task is Running and counted again. */
+  public FakeSession undoEvict(FakeTask task) {
+    FakeNode node = node(task.nodeName());
+    task.status(TaskStatus.RUNNING);
+    if (node != null && node.evicted(task, false)) {
+      podAdded(task, node);
+    }
+    return this;
+  }
+
+  void podAdded(FakeTask task, FakeNode node) {
+    if (topology != null) {
+      topology.podAdded(task, node);
+    }
+  }
+
+  void podRemoved(FakeTask task, FakeNode node) {
+    if (topology != null) {
+      topology.podRemoved(task, node);
+    }
   }
 
   /** What {@link #jobFitError} answers for {@code job} (empty unless set). */
@@ -153,6 +202,19 @@ public final class FakeSession implements Session {
   @Override
   public ClusterInfo cluster() {
     return cluster;
+  }
+
+  /** The API's {@link TopologyKeeper} over this session's nodes, created on first use. */
+  @Override
+  public SessionTopology topology() {
+    if (topology == null) {
+      Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+      for (Namespace ns : cluster.namespaces()) {
+        namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
+      }
+      topology = new TopologyKeeper(new ArrayList<>(nodes.values()), namespaceLabels);
+    }
+    return topology;
   }
 
   @Override

@@ -48,6 +48,14 @@ public interface Session {
   /** Priority classes, PDBs, quotas, namespaces and node metrics. */
   ClusterInfo cluster();
 
+  /**
+   * The topology counts over the pods counted on the session's nodes ({@link NodeInfo#pods()}),
+   * shared by every plugin and kept up to date by the framework: where the inter-pod affinity and
+   * topology spread filters and scores find them (see {@link
+   * dev.caldera.api.placement.SessionTopology}).
+   */
+  dev.caldera.api.placement.SessionTopology topology();
+
   /** The scratch state of a task for this session (created on first use). */
   CycleState cycleState(TaskInfo task);
 

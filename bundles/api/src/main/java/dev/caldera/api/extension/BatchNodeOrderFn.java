@@ -21,6 +21,12 @@ import org.osgi.annotation.versioning.ConsumerType;
  *       depend on the other candidates (no normalisation) for the tasks it gives a key; allocate
  *       may then call it with one node at a time and reuse scores across tasks of the key.
  * </ul>
+ *
+ * <p>Inter-pod affinity and topology spread counts over the pods already placed are not computed
+ * here per task: they are the session's, shared by every plugin ({@link
+ * dev.caldera.api.Session#topology()}, computed once per key and kept up to date by the framework;
+ * each node's {@link dev.caldera.api.info.NodeInfo#podsWithAffinity()} and {@link
+ * dev.caldera.api.info.NodeInfo#podsWithRequiredAntiAffinity()}).
  */
 @ConsumerType
 @FunctionalInterface

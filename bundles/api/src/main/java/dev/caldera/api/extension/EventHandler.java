@@ -18,6 +18,11 @@ import org.osgi.annotation.versioning.ConsumerType;
  *   <li>Threading: on the session's thread.
  *   <li>Null: a null status from {@link #allocated} counts as success.
  * </ul>
+ *
+ * <p>A plugin does not need a handler to know which pods are counted where: the framework keeps
+ * each node's {@link dev.caldera.api.info.NodeInfo#pods()} (and its pods with (anti-)affinity
+ * terms) and the session's topology counts ({@link dev.caldera.api.Session#topology()}) up to date
+ * before the handlers are told.
  */
 @ConsumerType
 public interface EventHandler {

@@ -15,6 +15,12 @@ import org.osgi.annotation.versioning.ConsumerType;
  *   <li>Threading: on the session's thread.
  *   <li>Null: a null status counts as success.
  * </ul>
+ *
+ * <p>Inter-pod affinity and topology spread counts over the pods already placed are not computed
+ * here per task: they are the session's, shared by every plugin ({@link
+ * dev.caldera.api.Session#topology()}, computed once per key and kept up to date by the framework;
+ * each node's {@link dev.caldera.api.info.NodeInfo#podsWithAffinity()} and {@link
+ * dev.caldera.api.info.NodeInfo#podsWithRequiredAntiAffinity()}).
  */
 @ConsumerType
 @FunctionalInterface

@@ -66,4 +66,38 @@ public interface NodeInfo {
 
   /** How many tasks are on this node. */
   int taskCount();
+
+  /**
+   * The tasks counted on this node for inter-pod affinity and topology spread (kube-scheduler's
+   * {@code NodeInfo.Pods} as Volcano keeps it): {@link #tasks()} less the tasks evicted in this
+   * session (a victim stops counting at once; undoing the eviction counts it again). Kept by the
+   * framework on allocate, pipeline, evict and their undo.
+   */
+  default List<TaskInfo> pods() {
+    return tasks();
+  }
+
+  /**
+   * The {@link #pods()} with a pod affinity or anti-affinity term, required or preferred
+   * (kube-scheduler's {@code NodeInfo.PodsWithAffinity}; {@link
+   * dev.caldera.api.placement.PodPlacement#hasPodAffinityTerms}), so a plugin need not walk every
+   * pod to find them. Kept by the framework with {@link #pods()}.
+   */
+  default List<TaskInfo> podsWithAffinity() {
+    return pods().stream()
+        .filter(t -> dev.caldera.api.placement.PodPlacement.hasPodAffinityTerms(t.pod()))
+        .toList();
+  }
+
+  /**
+   * The {@link #pods()} with a required pod anti-affinity term (kube-scheduler's {@code
+   * NodeInfo.PodsWithRequiredAntiAffinity}; {@link
+   * dev.caldera.api.placement.PodPlacement#hasRequiredAntiAffinity}). Kept by the framework with
+   * {@link #pods()}.
+   */
+  default List<TaskInfo> podsWithRequiredAntiAffinity() {
+    return pods().stream()
+        .filter(t -> dev.caldera.api.placement.PodPlacement.hasRequiredAntiAffinity(t.pod()))
+        .toList();
+  }
 }

@@ -148,4 +148,23 @@ public final class AffinityTerm {
     }
     return true;
   }
+
+  /**
+   * Terms are equal when weight, topology key, namespaces and both selectors are, so the same term
+   * parsed from two pods of a job is one key of {@link SessionTopology}.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof AffinityTerm other
+        && weight == other.weight
+        && topologyKey.equals(other.topologyKey)
+        && namespaces.equals(other.namespaces)
+        && namespaceSelector.equals(other.namespaceSelector)
+        && selector.equals(other.selector);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(weight, topologyKey, namespaces, namespaceSelector, selector);
+  }
 }

@@ -134,6 +134,35 @@ public final class PodPlacement {
     return preferredAntiAffinity;
   }
 
+  /**
+   * Whether {@code pod} has any pod affinity or anti-affinity term, required or preferred (what
+   * puts a pod on kube-scheduler's {@code NodeInfo.PodsWithAffinity}), read without parsing.
+   */
+  public static boolean hasPodAffinityTerms(Pod pod) {
+    return hasTerms(pod.podAffinity()) || hasTerms(pod.podAntiAffinity());
+  }
+
+  /**
+   * Whether {@code pod} has required pod anti-affinity terms (kube-scheduler's {@code
+   * NodeInfo.PodsWithRequiredAntiAffinity}), read without parsing.
+   */
+  public static boolean hasRequiredAntiAffinity(Pod pod) {
+    PodAffinity anti = pod.podAntiAffinity();
+    return anti != null && !anti.required().isEmpty();
+  }
+
+  /**
+   * Whether {@code pod} has preferred pod affinity or anti-affinity terms, read without parsing.
+   */
+  public static boolean hasPreferredPodTerms(Pod pod) {
+    return (pod.podAffinity() != null && !pod.podAffinity().preferred().isEmpty())
+        || (pod.podAntiAffinity() != null && !pod.podAntiAffinity().preferred().isEmpty());
+  }
+
+  private static boolean hasTerms(PodAffinity terms) {
+    return terms != null && (!terms.required().isEmpty() || !terms.preferred().isEmpty());
+  }
+
   /** Whether the pod has preferred pod affinity or anti-affinity terms. */
   public boolean hasPreferredPodTerms() {
     return !preferredAffinity.isEmpty() || !preferredAntiAffinity.isEmpty();

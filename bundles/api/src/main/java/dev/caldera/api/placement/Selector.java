@@ -164,4 +164,17 @@ public final class Selector {
   public boolean isNothing() {
     return nothing;
   }
+
+  /** Selectors are equal when they have the same requirements in the same order. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Selector other
+        && nothing == other.nothing
+        && java.util.Arrays.equals(requirements, other.requirements);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * java.util.Arrays.hashCode(requirements) + (nothing ? 1 : 0);
+  }
 }

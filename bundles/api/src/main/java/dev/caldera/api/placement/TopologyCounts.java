@@ -10,8 +10,13 @@ import java.util.Map;
  * topologyToMatchedTermCount} and the inter-pod affinity score's per-pair weights: a pair whose
  * count returns to zero is removed. Looked up by key and value separately, so a filter needs no
  * pair object. Not thread-safe; {@link #copy()} for a simulation of its own.
+ *
+ * <p>Counts handed out by {@link SessionTopology} are shared by every plugin and read-only: {@link
+ * #add} on them throws {@link IllegalStateException}; a {@link #copy()} is always writable.
  */
 public final class TopologyCounts {
+
+  private boolean readOnly;
 
   private final Map<String, Map<String, Long>> counts = new HashMap<>();
 
@@ -28,6 +33,9 @@ public final class TopologyCounts {
 
   /** Adds {@code delta} to the pair ({@code key}, {@code value}). */
   public void add(String key, String value, long delta) {
+    if (readOnly) {
+      throw new IllegalStateException("shared topology counts are read-only; add to a copy()");
+    }
     if (delta == 0) {
       return;
     }
@@ -89,7 +97,18 @@ public final class TopologyCounts {
     return sum;
   }
 
-  /** An independent copy. */
+  /** Whether {@link #add} is refused (counts shared through {@link SessionTopology}). */
+  public boolean isReadOnly() {
+    return readOnly;
+  }
+
+  /** Makes these counts read-only, for sharing; a {@link #copy()} is writable again. */
+  TopologyCounts readOnly() {
+    readOnly = true;
+    return this;
+  }
+
+  /** An independent, writable copy. */
   public TopologyCounts copy() {
     TopologyCounts copy = new TopologyCounts();
     for (String key : keys) {

@@ -74,6 +74,10 @@ final class Ledger {
   /** Marks a task Releasing (its node keeps counting it until the cluster deletes the pod). */
   void evict(TaskState t) {
     setStatus(t, TaskStatus.RELEASING);
+    NodeState node = nodes.get(t.nodeName);
+    if (node != null) {
+      node.evicted(t);
+    }
     for (EventHandler h : eventHandlers) {
       h.deallocated(t);
     }
@@ -82,6 +86,10 @@ final class Ledger {
   /** Undoes {@link #evict}: the task is Running again. */
   void undoEvict(TaskState t) {
     setStatus(t, TaskStatus.RUNNING);
+    NodeState node = nodes.get(t.nodeName);
+    if (node != null) {
+      node.unevicted(t);
+    }
     for (EventHandler h : eventHandlers) {
       h.allocated(t);
     }

@@ -4,14 +4,23 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Node;
+import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.TopologyKeeper;
 import dev.caldera.api.resource.Resource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** A node's accounting in a session ({@code api/node_info.go}). */
+/**
+ * A node's accounting in a session ({@code api/node_info.go}), and the pods counted on it for
+ * inter-pod affinity and topology spread: its tasks less those evicted in this session, with the
+ * lists of those that have (anti-)affinity terms. Every change to the counted pods is told to the
+ * session's {@link TopologyKeeper}.
+ */
 final class NodeState implements NodeInfo {
 
   private final Node node;
@@ -26,6 +35,19 @@ final class NodeState implements NodeInfo {
   private final Map<String, TaskState> tasks = new LinkedHashMap<>();
   private List<TaskInfo> taskView = List.of();
   private boolean taskViewStale;
+
+  /** Tasks evicted in this session (still on the node as Releasing, no longer counted). */
+  private final Set<String> evicted = new HashSet<>();
+
+  private final Map<String, TaskState> withAffinity = new LinkedHashMap<>();
+  private final Map<String, TaskState> withRequiredAntiAffinity = new LinkedHashMap<>();
+  private List<TaskInfo> podView = List.of();
+  private List<TaskInfo> withAffinityView = List.of();
+  private List<TaskInfo> withRequiredAntiAffinityView = List.of();
+  private boolean podViewsStale;
+
+  /** Told of each change to the counted pods once the session has opened; null before. */
+  private TopologyKeeper topology;
 
   NodeState(Node node, int index, NodeChangeLog changes) {
     this.node = node;
@@ -66,12 +88,16 @@ final class NodeState implements NodeInfo {
     tasks.put(task.key(), task);
     taskViewStale = true;
     changes.changed(index);
+    count(task);
   }
 
   /** Removes a task, reversing what {@link #addTask} did for its current status. */
   void removeTask(TaskState task) {
     if (tasks.remove(task.key()) == null) {
       return;
+    }
+    if (!evicted.remove(task.key())) {
+      uncount(task);
     }
     Resource req = task.resreq();
     switch (task.status) {
@@ -90,12 +116,69 @@ final class NodeState implements NodeInfo {
     changes.changed(index);
   }
 
-  /** {@code UpdateTask}: removes the task under its old status and adds it under the new one. */
+  /**
+   * {@code UpdateTask}: removes the task under its old status and adds it under the new one;
+   * whether it is counted does not change.
+   */
   void updateTask(TaskState task, TaskStatus oldStatus, TaskStatus newStatus) {
+    boolean wasEvicted = evicted.contains(task.key());
+    TopologyKeeper keeper = topology;
+    topology = null;
     task.status = oldStatus;
     removeTask(task);
     task.status = newStatus;
     addTask(task);
+    if (wasEvicted) {
+      evicted.add(task.key());
+      uncount(task);
+    }
+    topology = keeper;
+  }
+
+  /** The task, evicted in this session, no longer counts (it stays on the node as Releasing). */
+  void evicted(TaskState task) {
+    if (tasks.containsKey(task.key()) && evicted.add(task.key())) {
+      uncount(task);
+      changes.changed(index);
+    }
+  }
+
+  /** Undoes {@link #evicted}: the task counts again. */
+  void unevicted(TaskState task) {
+    if (evicted.remove(task.key()) && tasks.containsKey(task.key())) {
+      count(task);
+      changes.changed(index);
+    }
+  }
+
+  /** Tells {@code keeper} of every later change to the counted pods. */
+  void topology(TopologyKeeper keeper) {
+    this.topology = keeper;
+  }
+
+  private void count(TaskState task) {
+    if (evicted.contains(task.key())) {
+      return;
+    }
+    if (PodPlacement.hasPodAffinityTerms(task.pod())) {
+      withAffinity.put(task.key(), task);
+      if (PodPlacement.hasRequiredAntiAffinity(task.pod())) {
+        withRequiredAntiAffinity.put(task.key(), task);
+      }
+    }
+    podViewsStale = true;
+    if (topology != null) {
+      topology.podAdded(task, this);
+    }
+  }
+
+  private void uncount(TaskState task) {
+    withAffinity.remove(task.key());
+    withRequiredAntiAffinity.remove(task.key());
+    podViewsStale = true;
+    if (topology != null) {
+      topology.podRemoved(task, this);
+    }
   }
 
   @Override
@@ -155,6 +238,46 @@ final class NodeState implements NodeInfo {
   @Override
   public int taskCount() {
     return tasks.size();
+  }
+
+  @Override
+  public List<TaskInfo> pods() {
+    refreshPodViews();
+    return podView;
+  }
+
+  @Override
+  public List<TaskInfo> podsWithAffinity() {
+    refreshPodViews();
+    return withAffinityView;
+  }
+
+  @Override
+  public List<TaskInfo> podsWithRequiredAntiAffinity() {
+    refreshPodViews();
+    return withRequiredAntiAffinityView;
+  }
+
+  private void refreshPodViews() {
+    if (!podViewsStale) {
+      return;
+    }
+    List<TaskInfo> pods;
+    if (evicted.isEmpty()) {
+      pods = tasks();
+    } else {
+      List<TaskInfo> counted = new ArrayList<>(tasks.size());
+      for (TaskState t : tasks.values()) {
+        if (!evicted.contains(t.key())) {
+          counted.add(t);
+        }
+      }
+      pods = Collections.unmodifiableList(counted);
+    }
+    podView = pods;
+    withAffinityView = List.copyOf(withAffinity.values());
+    withRequiredAntiAffinityView = List.copyOf(withRequiredAntiAffinity.values());
+    podViewsStale = false;
   }
 
   @Override

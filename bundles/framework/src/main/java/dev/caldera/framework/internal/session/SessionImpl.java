@@ -42,7 +42,10 @@ import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.placement.SessionTopology;
+import dev.caldera.api.placement.TopologyKeeper;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.conf.SchedulerConf;
 import java.time.Instant;
@@ -159,6 +162,7 @@ public final class SessionImpl implements ActionSession {
   private List<SimulateAddTaskFn> simulateAddTask;
   private List<SimulateRemoveTaskFn> simulateRemoveTask;
   private List<EventHandler> eventHandlers;
+  private final TopologyKeeper topology;
 
   SessionImpl(
       String uid,
@@ -186,6 +190,12 @@ public final class SessionImpl implements ActionSession {
     this.totalResource = Resource.empty();
     nodes.forEach(n -> totalResource.add(n.allocatable()));
     this.ledger = new Ledger(jobMap, nodeMap);
+    Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+    for (Namespace ns : clusterInfo.namespaces()) {
+      namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
+    }
+    this.topology = new TopologyKeeper(this.nodes, namespaceLabels);
+    nodes.forEach(n -> n.topology(topology));
   }
 
   /** Where this session's decisions are applied and recorded. */
@@ -315,6 +325,11 @@ public final class SessionImpl implements ActionSession {
   @Override
   public ClusterInfo cluster() {
     return clusterInfo;
+  }
+
+  @Override
+  public SessionTopology topology() {
+    return topology;
   }
 
   @Override

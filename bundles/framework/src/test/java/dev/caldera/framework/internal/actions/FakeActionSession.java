@@ -136,6 +136,11 @@ final class FakeActionSession implements ActionSession {
   }
 
   @Override
+  public dev.caldera.api.placement.SessionTopology topology() {
+    return base.topology();
+  }
+
+  @Override
   public CycleState cycleState(TaskInfo task) {
     return base.cycleState(task);
   }

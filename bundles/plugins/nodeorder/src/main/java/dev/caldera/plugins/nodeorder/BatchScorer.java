@@ -61,7 +61,7 @@ final class BatchScorer implements BatchNodeOrderFn {
 
   /** Whether InterPodAffinity has terms to score: the pod's own or existing pods'. */
   private boolean scoresPodAffinity(PodPlacement placement) {
-    return placement.hasPreferredPodTerms() || cluster.podsWithPreferredAffinity() > 0;
+    return placement.hasPreferredPodTerms() || cluster.topology().podsWithPreferredPodTerms() > 0;
   }
 
   /** Whether PodTopologySpread has constraints to score: the pod's own or the default ones. */
@@ -146,7 +146,7 @@ final class BatchScorer implements BatchNodeOrderFn {
       w = weights.podAffinity();
       if (w != 0 && scoresPodAffinity(placement)) {
         materialized = materialize(n, materialized);
-        if (InterPodAffinityScorer.score(placement, nodes, n, raw, cluster)) {
+        if (InterPodAffinityScorer.score(placement, nodes, n, raw, cluster.topology())) {
           addWeighted(n, w);
         }
       }
@@ -166,7 +166,7 @@ final class BatchScorer implements BatchNodeOrderFn {
       w = weights.podTopologySpread();
       if (w != 0 && scoresTopologySpread(pod)) {
         materialized = materialize(n, materialized);
-        if (TopologySpreadScorer.score(placement, nodes, n, raw, cluster)) {
+        if (TopologySpreadScorer.score(placement, nodes, n, raw, cluster, cluster.topology())) {
           addWeighted(n, w);
         }
       }

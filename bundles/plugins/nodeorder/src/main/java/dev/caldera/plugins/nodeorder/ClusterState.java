@@ -5,10 +5,9 @@ import dev.caldera.api.extension.EventHandler;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.SessionTopology;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -21,8 +20,10 @@ import java.util.Map;
  * the session are added and evicted ones removed at once, as the predicates plugin's event handler
  * keeps that map. This is neither {@link NodeInfo#used()} (which keeps evicted tasks and leaves out
  * pipelined ones) nor {@link NodeInfo#tasks()} (which keeps evicted tasks as Releasing), so the
- * plugin follows the allocate/deallocate events itself; the bookkeeping is by task UID, so it does
- * not depend on the task's node name at deallocation.
+ * plugin follows the allocate/deallocate events itself for the resource figures; the bookkeeping is
+ * by task UID, so it does not depend on the task's node name at deallocation. The inter-pod
+ * affinity and spread counts are not kept here: they are the session's shared {@link
+ * Session#topology()}, which the framework keeps up to date.
  *
  * <p>Mutations and batch scoring synchronise on this object; node order functions only read what
  * the constructor built.
@@ -35,11 +36,11 @@ final class ClusterState implements EventHandler {
   private final boolean anyPreferNoSchedule;
   private final Map<String, NodeState.Placed> placed = new HashMap<>();
   private final Map<String, PodRequest> requests = new HashMap<>();
-  private final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
   private final boolean anyImages;
-  private int podsWithPreferredAffinity;
+  private final Session session;
 
   ClusterState(Session session) {
+    this.session = session;
     List<NodeInfo> infos = session.nodes();
     List<Node> models = new ArrayList<>(infos.size());
     for (NodeInfo info : infos) {
@@ -47,8 +48,10 @@ final class ClusterState implements EventHandler {
     }
     Map<String, Integer> imageCounts = ImageScores.nodeCounts(models);
     boolean images = false;
-    for (Node node : models) {
-      NodeState state = new NodeState(node, ImageScores.of(node, imageCounts, models.size()));
+    for (int i = 0; i < models.size(); i++) {
+      Node node = models.get(i);
+      NodeState state =
+          new NodeState(infos.get(i), ImageScores.of(node, imageCounts, models.size()));
       images |= state.images != null;
       positions.putIfAbsent(state.name, nodes.size());
       nodes.add(state);
@@ -64,9 +67,6 @@ final class ClusterState implements EventHandler {
       for (TaskInfo task : infos.get(i).tasks()) {
         place(task, nodes.get(i));
       }
-    }
-    for (Namespace ns : session.cluster().namespaces()) {
-      namespaceLabels.put(ns.metadata().name(), ns.metadata().labels());
     }
   }
 
@@ -101,30 +101,14 @@ final class ClusterState implements EventHandler {
       return;
     }
     Pod pod = task.pod();
-    PodPlacement affinity =
-        hasPreferredPodTerms(pod) && task.placement().hasPreferredPodTerms()
-            ? task.placement()
-            : null;
-    NodeState.Placed p = new NodeState.Placed(task, pod, request(task, pod), affinity, node);
+    NodeState.Placed p = new NodeState.Placed(task, pod, request(task, pod), node);
     placed.put(task.uid(), p);
     node.add(p);
-    if (affinity != null) {
-      podsWithPreferredAffinity++;
-    }
-  }
-
-  /** Whether the pod has preferred pod (anti-)affinity terms, read without parsing it. */
-  private static boolean hasPreferredPodTerms(Pod pod) {
-    return (pod.podAffinity() != null && !pod.podAffinity().preferred().isEmpty())
-        || (pod.podAntiAffinity() != null && !pod.podAntiAffinity().preferred().isEmpty());
   }
 
   private void unplace(NodeState.Placed p) {
     placed.remove(p.task().uid());
     p.node().remove(p);
-    if (p.affinity() != null) {
-      podsWithPreferredAffinity--;
-    }
   }
 
   /** The task's requests, computed once per session. */
@@ -179,13 +163,8 @@ final class ClusterState implements EventHandler {
     return Collections.unmodifiableList(nodes);
   }
 
-  /** How many counted pods have preferred pod (anti-)affinity terms. */
-  int podsWithPreferredAffinity() {
-    return podsWithPreferredAffinity;
-  }
-
-  /** The labels of a namespace, or null if the session does not know it. */
-  Map<String, String> namespaceLabels(String namespace) {
-    return namespaceLabels.get(namespace);
+  /** The session's shared topology counts, which the framework keeps up to date. */
+  SessionTopology topology() {
+    return session.topology();
   }
 }

@@ -1,10 +1,8 @@
 package dev.caldera.plugins.nodeorder;
 
-import dev.caldera.api.model.Pod;
-import dev.caldera.api.placement.AffinityTerm;
 import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.TopologyCounts;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,8 +10,9 @@ import java.util.Map;
  * affinity weight 0, existing pods' preferred terms not ignored). Every pod counted on any node of
  * the session adds to a per-topology-pair sum: the incoming pod's preferred affinity (+weight) and
  * anti-affinity (−weight) terms that the existing pod matches, and the existing pod's preferred
- * terms that the incoming pod matches. A candidate scores the sums of its topology values, min-max
- * normalised over the candidates.
+ * terms that the incoming pod matches. The sums are the session's shared counts ({@link
+ * SessionTopology#matchingEach}, {@link SessionTopology#existingPreferred}). A candidate scores the
+ * sums of its topology values, min-max normalised over the candidates.
  */
 final class InterPodAffinityScorer {
 
@@ -24,60 +23,24 @@ final class InterPodAffinityScorer {
    * (PreScore Skip: every score 0) when no term contributes anything.
    */
   static boolean score(
-      PodPlacement incoming, NodeState[] candidates, int n, long[] out, ClusterState cluster) {
+      PodPlacement incoming, NodeState[] candidates, int n, long[] out, SessionTopology topology) {
     boolean hasTerms = incoming.hasPreferredPodTerms();
-    if (!hasTerms && cluster.podsWithPreferredAffinity() == 0) {
+    if (!hasTerms && topology.podsWithPreferredPodTerms() == 0) {
       return false;
     }
-    Pod pod = incoming.pod();
-    PodPlacement own = hasTerms ? incoming : null;
-    Map<String, String> ownNamespaceLabels = cluster.namespaceLabels(pod.namespace());
-    Map<String, String> ownLabelsForExisting =
-        ownNamespaceLabels == null ? Map.of() : ownNamespaceLabels;
-    TopologyCounts topology = new TopologyCounts();
-    for (NodeState node : cluster.nodes()) {
-      if (node.labels.isEmpty()) {
-        continue;
-      }
-      for (NodeState.Placed existing : node.pods()) {
-        if (own == null && existing.affinity() == null) {
-          continue;
-        }
-        if (own != null) {
-          Map<String, String> nsLabels = cluster.namespaceLabels(existing.pod().namespace());
-          add(topology, own.preferredAffinity(), existing.pod(), nsLabels, node, 1);
-          add(topology, own.preferredAntiAffinity(), existing.pod(), nsLabels, node, -1);
-        }
-        if (existing.affinity() != null) {
-          PodPlacement theirs = existing.affinity();
-          add(topology, theirs.preferredAffinity(), pod, ownLabelsForExisting, node, 1);
-          add(topology, theirs.preferredAntiAffinity(), pod, ownLabelsForExisting, node, -1);
-        }
-      }
-    }
-    if (topology.isEmpty()) {
+    // The three shared counts are added per candidate; when they cancel out everywhere every
+    // score is 0, as upstream's Skip.
+    TopologyCounts affinity = topology.matchingEach(incoming.preferredAffinity());
+    TopologyCounts antiAffinity = topology.matchingEach(incoming.preferredAntiAffinity());
+    TopologyCounts existing = topology.existingPreferred(incoming.pod());
+    if (affinity.isEmpty() && antiAffinity.isEmpty() && existing.isEmpty()) {
       return false;
     }
     for (int i = 0; i < n; i++) {
-      out[i] = topology.sum(candidates[i].labels);
+      Map<String, String> labels = candidates[i].labels;
+      out[i] = affinity.sum(labels) - antiAffinity.sum(labels) + existing.sum(labels);
     }
     Normalize.minMax(out, n);
     return true;
-  }
-
-  /** Adds ±weight to the node's pair of each term that {@code target} matches. */
-  private static void add(
-      TopologyCounts topology,
-      List<AffinityTerm> terms,
-      Pod target,
-      Map<String, String> targetNamespaceLabels,
-      NodeState node,
-      int sign) {
-    for (int i = 0; i < terms.size(); i++) {
-      AffinityTerm term = terms.get(i);
-      if (term.matches(target, targetNamespaceLabels)) {
-        topology.add(term.topologyKey(), node.labels, (long) term.weight() * sign);
-      }
-    }
   }
 }

@@ -1,10 +1,10 @@
 package dev.caldera.plugins.nodeorder;
 
+import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.Taint;
-import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Quantity;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -17,12 +17,11 @@ import java.util.Map;
  */
 final class NodeState {
 
-  /**
-   * A task counted on a node, with what the scorers read of it; {@code affinity} is the task's
-   * placement when it has preferred pod (anti-)affinity terms, else null.
-   */
-  record Placed(
-      TaskInfo task, Pod pod, PodRequest request, PodPlacement affinity, NodeState node) {}
+  /** A task counted on a node, with what the scorers read of it. */
+  record Placed(TaskInfo task, Pod pod, PodRequest request, NodeState node) {}
+
+  /** The session's view of the node (the key of its shared topology counts). */
+  final NodeInfo info;
 
   final String name;
   final Node node;
@@ -45,7 +44,9 @@ final class NodeState {
 
   private final Map<String, Placed> pods = new LinkedHashMap<>();
 
-  NodeState(Node node, ImageScores images) {
+  NodeState(NodeInfo info, ImageScores images) {
+    Node node = info.node();
+    this.info = info;
     this.name = node.name();
     this.node = node;
     this.labels = node.metadata().labels();

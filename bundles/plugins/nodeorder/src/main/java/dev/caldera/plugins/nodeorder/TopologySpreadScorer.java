@@ -4,6 +4,7 @@ import dev.caldera.api.model.OwnerReference;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.placement.Selector;
+import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.SpreadConstraint;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +36,12 @@ final class TopologySpreadScorer {
    * (PreScore Skip: every score 0) when the pod has no soft constraint.
    */
   static boolean score(
-      PodPlacement placement, NodeState[] candidates, int n, long[] out, ClusterState cluster) {
+      PodPlacement placement,
+      NodeState[] candidates,
+      int n,
+      long[] out,
+      ClusterState cluster,
+      SessionTopology topology) {
     Pod pod = placement.pod();
     boolean requireAll = !pod.topologySpreadConstraints().isEmpty();
     List<SpreadConstraint> constraints =
@@ -85,7 +91,7 @@ final class TopologySpreadScorer {
         }
         long[] count = counts.get(c).get(node.labels.getOrDefault(constraint.topologyKey(), ""));
         if (count != null) {
-          count[0] += matchingPods(node, constraint, pod.namespace());
+          count[0] += matchingPods(topology, node, constraint, pod.namespace());
         }
       }
     }
@@ -103,7 +109,7 @@ final class TopologySpreadScorer {
         }
         long cnt =
             HOSTNAME.equals(constraint.topologyKey())
-                ? matchingPods(candidates[i], constraint, pod.namespace())
+                ? matchingPods(topology, candidates[i], constraint, pod.namespace())
                 : counts.get(c).get(value)[0];
         score += (double) cnt * weights[c] + (double) (constraint.maxSkew() - 1);
       }
@@ -165,17 +171,11 @@ final class TopologySpreadScorer {
     return true;
   }
 
-  /** {@code countPodsMatchSelector} over the pods counted on {@code node}. */
-  private static int matchingPods(NodeState node, SpreadConstraint constraint, String namespace) {
-    if (constraint.selector().isEmpty()) {
-      return 0;
-    }
-    int count = 0;
-    for (NodeState.Placed p : node.pods()) {
-      if (constraint.counts(p.pod(), namespace)) {
-        count++;
-      }
-    }
-    return count;
+  /**
+   * {@code countPodsMatchSelector} over the pods counted on {@code node}, from the shared counts.
+   */
+  private static int matchingPods(
+      SessionTopology topology, NodeState node, SpreadConstraint constraint, String namespace) {
+    return topology.matchingPods(node.info, constraint.selector(), namespace);
   }
 }

@@ -202,6 +202,37 @@ class NodeOrderPluginTest {
   }
 
   @Test
+  void batch_interPodAffinity_readsTheSharedCounts_anEvictedPodStopsCounting() {
+    FakeNode n1 = node("n1").label(ZONE, "a");
+    FakeNode n2 = node("n2").label(ZONE, "b");
+    FakeTask likes =
+        new FakeTask("ns/likes-new")
+            .preferredPodAffinity(4, ZONE, "app", "new")
+            .status(TaskStatus.RUNNING)
+            .on(n2);
+    FakeTask web = new FakeTask("ns/web").label("app", "web").status(TaskStatus.RUNNING).on(n1);
+    RecordingExtensions ext = open(only("podaffinity.weight", 1));
+    FakeTask task =
+        new FakeTask("ns/new").label("app", "new").preferredPodAffinity(10, ZONE, "app", "web");
+    // zone a +10 (web), zone b +4 (likes-new's term): n1 10, n2 4 → 100, 0.
+    assertThat(batch(ext, task, n1, n2)).containsExactly(100, 0);
+
+    session.evict(web);
+    ext.get(ExtensionPoint.EVENT_HANDLER).deallocated(web);
+    // Only zone b's +4 is left.
+    assertThat(batch(ext, task, n1, n2)).containsExactly(0, 100);
+
+    session.evict(likes);
+    ext.get(ExtensionPoint.EVENT_HANDLER).deallocated(likes);
+    assertThat(session.topology().podsWithPreferredPodTerms()).isZero();
+    assertThat(batch(ext, task, n1, n2)).containsExactly(0, 0);
+
+    session.undoEvict(web);
+    ext.get(ExtensionPoint.EVENT_HANDLER).allocated(web);
+    assertThat(batch(ext, task, n1, n2)).containsExactly(100, 0);
+  }
+
+  @Test
   void batch_interPodAffinity_namespacesAndNamespaceSelectors() {
     session.cluster(
         new ClusterInfo(

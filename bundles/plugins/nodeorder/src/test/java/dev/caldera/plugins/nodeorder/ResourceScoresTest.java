@@ -2,7 +2,7 @@ package dev.caldera.plugins.nodeorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.caldera.testkit.NodeBuilder;
+import dev.caldera.testkit.FakeNode;
 import org.junit.jupiter.api.Test;
 
 class ResourceScoresTest {
@@ -10,8 +10,7 @@ class ResourceScoresTest {
   private static final long GI = 1024L * 1024 * 1024;
 
   private static NodeState node(String cpu, String memory) {
-    return new NodeState(
-        NodeBuilder.node("n").allocatable("cpu", cpu, "memory", memory).build(), null);
+    return new NodeState(new FakeNode("n").allocatable("cpu", cpu, "memory", memory), null);
   }
 
   private static PodRequest request(long milliCpu, long memory) {
@@ -38,7 +37,7 @@ class ResourceScoresTest {
 
   @Test
   void leastAllocated_resourceWithoutAllocatable_isLeftOut() {
-    NodeState n = new NodeState(NodeBuilder.node("n").allocatable("cpu", "4").build(), null);
+    NodeState n = new NodeState(new FakeNode("n").allocatable("cpu", "4"), null);
     assertThat(ResourceScores.leastAllocated(request(1000, GI), n)).isEqualTo(75);
   }
 
@@ -81,9 +80,7 @@ class ResourceScoresTest {
   void balanced_withGpu_usesThePopulationStandardDeviation() {
     NodeState n =
         new NodeState(
-            NodeBuilder.node("n")
-                .allocatable("cpu", "4", "memory", "4Gi", "nvidia.com/gpu", "4")
-                .build(),
+            new FakeNode("n").allocatable("cpu", "4", "memory", "4Gi", "nvidia.com/gpu", "4"),
             null);
     PodRequest pod = new PodRequest(1000, 2 * GI, 3, 1000, 2 * GI);
     // fractions 0.25, 0.5, 0.75: mean 0.5, std sqrt((0.0625 + 0 + 0.0625)/3) = 0.2041 → 79.

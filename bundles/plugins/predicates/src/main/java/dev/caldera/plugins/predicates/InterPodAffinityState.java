@@ -4,14 +4,14 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.AffinityTerm;
 import dev.caldera.api.placement.TopologyCounts;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The inter-pod affinity pre-filter state of one incoming pod (upstream's {@code preFilterState}):
  * per topology pair, how many existing pods match its affinity terms and its anti-affinity terms,
- * and how many existing pods have anti-affinity terms that match it. Simulations change a copy
- * through {@link #update}.
+ * and how many existing pods have anti-affinity terms that match it. The counts are the session's
+ * shared ones ({@link dev.caldera.api.placement.SessionTopology}, read-only); simulations change a
+ * {@link #copy()} through {@link #update}.
  */
 final class InterPodAffinityState {
 
@@ -59,7 +59,7 @@ final class InterPodAffinityState {
   }
 
   /** Counts an existing pod against the incoming pod's own affinity and anti-affinity terms. */
-  void countIncomingTerms(Pod existing, Map<String, String> nodeLabels, int delta) {
+  private void countIncomingTerms(Pod existing, Map<String, String> nodeLabels, int delta) {
     if (AffinityTerm.matchesAll(incoming.affinity, existing)) {
       for (AffinityTerm t : incoming.affinity) {
         affinity.add(t.topologyKey(), nodeLabels, delta);
@@ -68,15 +68,6 @@ final class InterPodAffinityState {
     for (AffinityTerm t : incoming.antiAffinity) {
       if (t.matches(existing, null)) {
         antiAffinity.add(t.topologyKey(), nodeLabels, delta);
-      }
-    }
-  }
-
-  /** Counts an existing pod's anti-affinity terms that match the incoming pod. */
-  void countExistingAntiAffinity(List<AffinityTerm> terms, Map<String, String> nodeLabels) {
-    for (AffinityTerm t : terms) {
-      if (t.matches(incoming.pod, namespaceLabels)) {
-        existingAntiAffinity.add(t.topologyKey(), nodeLabels, 1);
       }
     }
   }

@@ -11,12 +11,11 @@ import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeAffinity;
 import dev.caldera.api.model.NodeSelectorTerm;
 import dev.caldera.api.model.Toleration;
+import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.SpreadConstraint;
-import dev.caldera.api.placement.TopologyCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -54,9 +53,6 @@ final class PredicatesSession {
 
   /** Node → pod template → whether the stable filters passed ({@code predicate.CacheEnable}). */
   private final Map<String, Map<String, Boolean>> stableCache = new ConcurrentHashMap<>();
-
-  /** Counted pods with required anti-affinity, by UID; built on first need. */
-  private Map<String, TaskInfo> antiAffinityPods;
 
   /** The volume filters and the volumes assumed in this session. */
   private final VolumeRules volumes;
@@ -103,8 +99,8 @@ final class PredicatesSession {
   // ------------------------------------------------------------ pre-predicate
 
   /**
-   * Parses the pod once and computes the inter-pod affinity and spread counts over the current
-   * cluster, for the predicate and simulations that follow.
+   * Parses the pod once and takes the inter-pod affinity counts from the session's shared ones and
+   * the spread counts over the current cluster, for the predicate and simulations that follow.
    */
   synchronized Status prePredicate(TaskInfo task) {
     TaskFacts f = facts(task);
@@ -137,72 +133,40 @@ final class PredicatesSession {
     return new TaskState(task, f, affinity, spread);
   }
 
+  /**
+   * The inter-pod affinity state from the session's shared counts ({@link Session#topology()}):
+   * existing pods' required anti-affinity matching this pod, and the pods matching its own required
+   * terms.
+   */
   private InterPodAffinityState affinityState(TaskFacts f) {
+    SessionTopology topology = session.topology();
     InterPodAffinityState state =
         new InterPodAffinityState(
             f,
             namespaceLabels.getOrDefault(f.pod.namespace(), Map.of()),
-            new TopologyCounts(),
-            new TopologyCounts(),
-            new TopologyCounts());
-    for (TaskInfo existing : antiAffinityPods().values()) {
-      NodeSlot slot = slots.get(existing.nodeName());
-      if (slot != null) {
-        state.countExistingAntiAffinity(
-            facts(existing).existingAntiAffinity, labels(slot.info.node()));
-      }
-    }
-    if (!f.affinity.isEmpty() || !f.antiAffinity.isEmpty()) {
-      for (NodeSlot slot : slotList) {
-        Map<String, String> nodeLabels = labels(slot.info.node());
-        for (TaskInfo existing : slot.view(deallocated).pods) {
-          state.countIncomingTerms(existing.pod(), nodeLabels, 1);
-        }
-      }
-    }
+            topology.existingRequiredAntiAffinity(f.pod),
+            topology.matchingAll(f.affinity),
+            topology.matchingEach(f.antiAffinity));
     return state.skippable() ? null : state;
-  }
-
-  private Map<String, TaskInfo> antiAffinityPods() {
-    if (antiAffinityPods == null) {
-      Map<String, TaskInfo> pods = new LinkedHashMap<>();
-      for (NodeSlot slot : slotList) {
-        for (TaskInfo t : slot.view(deallocated).pods) {
-          if (TaskFacts.hasRequiredAntiAffinity(t.pod())) {
-            pods.put(t.uid(), t);
-          }
-        }
-      }
-      antiAffinityPods = pods;
-    }
-    return antiAffinityPods;
   }
 
   private SpreadState spreadState(TaskFacts f) {
     List<SpreadConstraint> constraints = f.spread;
     SpreadState.Builder builder = new SpreadState.Builder(constraints);
     String namespace = f.pod.namespace();
+    SessionTopology topology = session.topology();
     for (NodeSlot slot : slotList) {
       Node node = slot.info.node();
       Map<String, String> nodeLabels = labels(node);
       if (!hasTopologyKeys(nodeLabels, constraints)) {
         continue;
       }
-      List<TaskInfo> pods = null;
       for (int i = 0; i < constraints.size(); i++) {
         SpreadConstraint c = constraints.get(i);
         if (!c.includes(f.placement, node)) {
           continue;
         }
-        if (pods == null) {
-          pods = slot.view(deallocated).pods;
-        }
-        int matching = 0;
-        for (TaskInfo t : pods) {
-          if (c.counts(t.pod(), namespace)) {
-            matching++;
-          }
-        }
+        int matching = topology.matchingPods(slot.info, c.selector(), namespace);
         builder.domain(i, nodeLabels.get(c.topologyKey()), matching);
       }
     }
@@ -440,9 +404,6 @@ final class PredicatesSession {
     }
     deallocated.remove(task.uid());
     touch(task.nodeName());
-    if (antiAffinityPods != null && TaskFacts.hasRequiredAntiAffinity(task.pod())) {
-      antiAffinityPods.put(task.uid(), task);
-    }
     return Status.OK;
   }
 
@@ -453,9 +414,6 @@ final class PredicatesSession {
     }
     deallocated.put(task.uid(), Boolean.TRUE);
     touch(task.nodeName());
-    if (antiAffinityPods != null) {
-      antiAffinityPods.remove(task.uid());
-    }
   }
 
   /** Marks the node's view out of date; every node's when the task names none. */

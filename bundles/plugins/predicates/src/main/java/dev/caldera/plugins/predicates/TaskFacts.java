@@ -5,7 +5,6 @@ import dev.caldera.api.model.Container;
 import dev.caldera.api.model.ContainerPort;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.model.PodAffinity;
 import dev.caldera.api.model.Taint;
 import dev.caldera.api.model.Toleration;
 import dev.caldera.api.placement.AffinityTerm;
@@ -81,12 +80,6 @@ final class TaskFacts {
 
   static TaskFacts of(TaskInfo task, List<Namespace> namespaces) {
     return new TaskFacts(task, namespaces);
-  }
-
-  /** Whether {@code pod} has required anti-affinity terms (an existing pod others must respect). */
-  static boolean hasRequiredAntiAffinity(Pod pod) {
-    PodAffinity anti = pod.podAntiAffinity();
-    return anti != null && !anti.required().isEmpty();
   }
 
   private static List<AffinityTerm> resolve(List<AffinityTerm> terms, List<Namespace> namespaces) {

@@ -181,9 +181,13 @@ class InterPodAffinityTest extends PredicatesFixture {
     events().allocated(loner);
     assertFails(check(web, n1), Code.UNSCHEDULABLE, EXISTING);
 
-    loner.status(TaskStatus.RELEASING);
+    session.evict(loner);
     events().deallocated(loner);
     assertPasses(check(web, n1));
+
+    session.undoEvict(loner);
+    events().allocated(loner);
+    assertFails(check(web, n1), Code.UNSCHEDULABLE, EXISTING);
   }
 
   @Test

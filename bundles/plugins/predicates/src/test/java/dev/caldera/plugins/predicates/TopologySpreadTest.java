@@ -1,5 +1,7 @@
 package dev.caldera.plugins.predicates;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.extension.Status.Code;
 import dev.caldera.api.model.LabelSelector;
@@ -39,6 +41,31 @@ class TopologySpreadTest extends PredicatesFixture {
 
     assertFails(check(p, zoneA), Code.UNSCHEDULABLE, SKEW);
     assertPasses(check(p, zoneB));
+  }
+
+  @Test
+  void skew_readsTheSharedCounts_anEvictedPodStopsCountingAndCountsAgainWhenUndone() {
+    twoZones();
+    FakeTask p = web("p").spread(2, ZONE, "DoNotSchedule", "app", "web");
+    // Zone a: 2 web pods + the pod itself − 0 in zone b = 3 > 2.
+    assertFails(check(p, zoneA), Code.UNSCHEDULABLE, SKEW);
+    assertThat(
+            session
+                .topology()
+                .matchingPods(zoneA, p.placement().hardSpread().get(0).selector(), "ns"))
+        .isEqualTo(2);
+
+    FakeTask victim = (FakeTask) zoneA.tasks().get(0);
+    session.evict(victim);
+    events().deallocated(victim);
+    // One web pod left in zone a: 1 + 1 − 0 = 2.
+    FakeTask q = web("q").spread(2, ZONE, "DoNotSchedule", "app", "web");
+    assertPasses(check(q, zoneA));
+
+    session.undoEvict(victim);
+    events().allocated(victim);
+    FakeTask r = web("r").spread(2, ZONE, "DoNotSchedule", "app", "web");
+    assertFails(check(r, zoneA), Code.UNSCHEDULABLE, SKEW);
   }
 
   @Test
