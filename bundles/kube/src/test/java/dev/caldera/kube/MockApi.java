@@ -130,6 +130,10 @@ public final class MockApi implements AutoCloseable {
     if (taskExecutor != null) {
       builder.withTaskExecutor(taskExecutor);
     }
+    if (userAgent != null) {
+      // The scheduler's client reads JSON as Clients#create has it read (no class path search).
+      builder.withKubernetesSerialization(dev.caldera.kube.internal.Clients.serialization());
+    }
     KubernetesClient c = builder.build();
     synchronized (clients) {
       clients.add(c);

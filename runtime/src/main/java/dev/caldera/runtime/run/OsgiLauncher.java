@@ -340,7 +340,8 @@ public final class OsgiLauncher {
     List<Bundle> installed = new ArrayList<>();
     for (Path jar : jars) {
       try {
-        Bundle b = context.installBundle(jar.toUri().toString());
+        // reference: has Felix read the jar where it is instead of copying it into its cache.
+        Bundle b = context.installBundle("reference:" + jar.toUri());
         boolean late = LOOP_BUNDLES.contains(b.getSymbolicName());
         b.adapt(BundleStartLevel.class).setStartLevel(late ? LOOP_LEVEL : LIBRARY_LEVEL);
         installed.add(b);

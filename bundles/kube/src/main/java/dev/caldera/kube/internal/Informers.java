@@ -2,6 +2,16 @@ package dev.caldera.kube.internal;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeList;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
+import io.fabric8.kubernetes.api.model.storage.CSINode;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -52,68 +62,94 @@ final class Informers implements AutoCloseable {
     }
     inform(
         "nodes",
+        Node.class,
         client.nodes(),
         n -> cache.putNode(ObjectConverter.node(n)),
         n -> cache.removeNode(n.getMetadata().getName()));
     pods =
         inform(
             "pods",
+            io.fabric8.kubernetes.api.model.Pod.class,
             client.pods().inAnyNamespace(),
             p -> cache.putPod(PodConverter.pod(p)),
             p -> cache.removePod(Cache.metaNamespaceKeyFunc(p)));
     inform(
         "priorityclasses",
+        PriorityClass.class,
         client.scheduling().v1().priorityClasses(),
         pc -> cache.putPriorityClass(ObjectConverter.priorityClass(pc), pc.getPreemptionPolicy()),
         pc -> cache.removePriorityClass(pc.getMetadata().getName()));
     inform(
         "poddisruptionbudgets",
+        PodDisruptionBudget.class,
         client.policy().v1().podDisruptionBudget().inAnyNamespace(),
         b -> cache.putPdb(ObjectConverter.pdb(b)),
         b -> cache.removePdb(Cache.metaNamespaceKeyFunc(b)));
     inform(
         "resourcequotas",
+        ResourceQuota.class,
         client.resourceQuotas().inAnyNamespace(),
         q -> cache.putQuota(ObjectConverter.resourceQuota(q)),
         q -> cache.removeQuota(Cache.metaNamespaceKeyFunc(q)));
     inform(
         "namespaces",
+        Namespace.class,
         client.namespaces(),
         ns -> cache.putNamespace(ObjectConverter.namespace(ns)),
         ns -> cache.removeNamespace(ns.getMetadata().getName()));
     inform(
         "persistentvolumes",
+        PersistentVolume.class,
         client.persistentVolumes(),
         v -> cache.putVolume(StorageConverter.volume(v)),
         v -> cache.removeVolume(v.getMetadata().getName()));
     claims =
         inform(
             "persistentvolumeclaims",
+            io.fabric8.kubernetes.api.model.PersistentVolumeClaim.class,
             client.persistentVolumeClaims().inAnyNamespace(),
             c -> cache.putClaim(StorageConverter.claim(c)),
             c -> cache.removeClaim(Cache.metaNamespaceKeyFunc(c)));
     inform(
         "storageclasses",
+        StorageClass.class,
         client.storage().v1().storageClasses(),
         sc -> cache.putStorageClass(StorageConverter.storageClass(sc)),
         sc -> cache.removeStorageClass(sc.getMetadata().getName()));
     inform(
         "csinodes",
+        CSINode.class,
         client.storage().v1().csiNodes(),
         n -> cache.putCsiNode(StorageConverter.csiNode(n)),
         n -> cache.removeCsiNode(n.getMetadata().getName()));
     queues =
         inform(
             "queues",
+            GenericKubernetesResource.class,
             client.genericKubernetesResources(VolcanoConverter.QUEUES),
             q -> cache.putQueue(VolcanoConverter.queue(q), VolcanoConverter.hasState(q)),
             q -> cache.removeQueue(q.getMetadata().getName()));
     podGroups =
         inform(
             "podgroups",
+            GenericKubernetesResource.class,
             client.genericKubernetesResources(VolcanoConverter.POD_GROUPS).inAnyNamespace(),
             pg -> cache.putPodGroup(VolcanoConverter.podGroup(pg), VolcanoConverter.counts(pg)),
             pg -> cache.removePodGroup(Cache.metaNamespaceKeyFunc(pg)));
+  }
+
+  /**
+   * Builds the client's JSON readers for pods and nodes, the largest kinds of the first lists. A
+   * reader for a kind is made on its first use, by reflection over every class it holds (about 150
+   * for a pod); made while the connection is being opened, it is ready when the pods arrive.
+   */
+  void prepareReaders() {
+    try {
+      client.getKubernetesSerialization().unmarshal("{}", PodList.class);
+      client.getKubernetesSerialization().unmarshal("{}", NodeList.class);
+    } catch (RuntimeException e) {
+      LOG.log(Level.DEBUG, "cannot prepare the list readers: {0}", e.toString());
+    }
   }
 
   /** Whether every informer has listed once. */
@@ -225,7 +261,12 @@ final class Informers implements AutoCloseable {
   }
 
   private <T extends HasMetadata> SharedIndexInformer<T> inform(
-      String name, Informable<T> source, Consumer<T> put, Consumer<T> remove) {
+      String name, Class<T> kind, Informable<T> source, Consumer<T> put, Consumer<T> remove) {
+    if (kind != GenericKubernetesResource.class) {
+      // A watch event names its object's kind; the client reads it as this class only when the
+      // kind is registered (Clients#serialization searches no class path).
+      client.getKubernetesSerialization().registerKubernetesResource(kind);
+    }
     SharedIndexInformer<T> informer = source.runnableInformer(0);
     cache.listing(name, true); // until its first list is delivered
     informer.addEventHandler(new Handler<>(name, cache, put, remove));

@@ -140,6 +140,8 @@ public final class KubeBackend implements AutoCloseable {
               t.setDaemon(true);
               t.start();
             });
+    // Meanwhile this thread builds the readers the informers' first lists need.
+    informers.prepareReaders();
     try {
       first.get(WARM_UP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
