@@ -2,6 +2,7 @@ package dev.caldera.runtime;
 
 import dev.caldera.api.GoDuration;
 import dev.caldera.runtime.run.KubeRunOptions;
+import dev.caldera.runtime.run.KubeconfigCheck;
 import dev.caldera.runtime.run.OsgiLauncher;
 import dev.caldera.runtime.run.RunOptions;
 import java.io.IOException;
@@ -241,6 +242,10 @@ final class RunCommand implements Callable<Integer> {
     }
     if (kubeconfig != null && !Files.isRegularFile(kubeconfig)) {
       throw new ParameterException(spec.commandLine(), "No such file: " + kubeconfig);
+    }
+    String kubeconfigProblem = kubeconfig == null ? null : KubeconfigCheck.problem(kubeconfig);
+    if (kubeconfigProblem != null) {
+      throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfigProblem);
     }
     if (!(kubeApiQps > 0) || Double.isInfinite(kubeApiQps)) {
       throw new ParameterException(

@@ -2,6 +2,7 @@ package dev.caldera.runtime;
 
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.runtime.run.KubeRunOptions;
+import dev.caldera.runtime.run.KubeconfigCheck;
 import dev.caldera.runtime.run.OsgiLauncher;
 import dev.caldera.runtime.run.RunOptions;
 import java.io.IOException;
@@ -167,6 +168,10 @@ final class SnapshotCommand implements Callable<Integer> {
   private String fromCluster() throws Exception {
     if (!Files.isReadable(kubeconfig)) {
       throw new ParameterException(spec.commandLine(), "cannot read the kubeconfig " + kubeconfig);
+    }
+    String kubeconfigProblem = KubeconfigCheck.problem(kubeconfig);
+    if (kubeconfigProblem != null) {
+      throw new ParameterException(spec.commandLine(), "--kubeconfig " + kubeconfigProblem);
     }
     Path home = RunCommand.home();
     Path confFile = conf != null ? conf : home.resolve("conf/scheduler.conf");

@@ -94,6 +94,75 @@ class RunCommandTest {
   }
 
   @Test
+  void aKubeconfigThatIsNotYaml_isAUsageErrorNamingTheFileAndTheLine() throws IOException {
+    Path kubeconfig = home.resolve("broken.yaml");
+    Files.writeString(
+        kubeconfig,
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: x\n  cluster: {server: https://a\n");
+    assertThat(run("--kubeconfig", kubeconfig.toString())).isEqualTo(2);
+    assertThat(err())
+        .contains("--kubeconfig " + kubeconfig + ": line ")
+        .contains("expected ',' or '}'")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void aKubeconfigWhoseContextIsMissing_isAUsageErrorNamingTheField() throws IOException {
+    Path kubeconfig = home.resolve("config");
+    Files.writeString(
+        kubeconfig,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: local
+          cluster: {server: "https://127.0.0.1:6443"}
+        contexts:
+        - name: local
+          context: {cluster: local, user: admin}
+        current-context: staging
+        """);
+    assertThat(run("--kubeconfig", kubeconfig.toString())).isEqualTo(2);
+    assertThat(err())
+        .contains("--kubeconfig " + kubeconfig + ": current-context: no context named \"staging\"");
+  }
+
+  @Test
+  void aKubeconfigContextWithoutItsCluster_isAUsageError() throws IOException {
+    Path kubeconfig = home.resolve("config");
+    Files.writeString(
+        kubeconfig,
+        """
+        clusters:
+        - name: local
+          cluster: {server: "https://127.0.0.1:6443"}
+        contexts:
+        - name: prod
+          context: {cluster: prod-cluster}
+        current-context: prod
+        """);
+    assertThat(run("--kubeconfig", kubeconfig.toString())).isEqualTo(2);
+    assertThat(err()).contains("contexts[prod].context.cluster: no cluster named \"prod-cluster\"");
+  }
+
+  @Test
+  void aWellFormedKubeconfig_passesTheCheck() throws IOException {
+    Path kubeconfig = home.resolve("config");
+    Files.writeString(
+        kubeconfig,
+        """
+        clusters:
+        - name: local
+          cluster: {server: "https://127.0.0.1:6443"}
+        contexts:
+        - name: local
+          context: {cluster: local}
+        current-context: local
+        """);
+    assertThat(dev.caldera.runtime.run.KubeconfigCheck.problem(kubeconfig)).isNull();
+  }
+
+  @Test
   void goDurations_areReadAsGoReadsThem() {
     RunCommand.GoDurationConverter c = new RunCommand.GoDurationConverter();
     assertThat(c.convert("1s")).isEqualTo(Duration.ofSeconds(1));
