@@ -146,6 +146,33 @@ class RunCommandTest {
   }
 
   @Test
+  void aKubeconfigNamingACertificateThatIsNotThere_isAUsageErrorNamingTheFile() throws IOException {
+    Files.writeString(home.resolve("ca.crt"), "not checked here");
+    Path kubeconfig = home.resolve("config");
+    Files.writeString(
+        kubeconfig,
+        """
+        clusters:
+        - name: local
+          cluster: {server: "https://127.0.0.1:6443", certificate-authority: ca.crt}
+        users:
+        - name: admin
+          user: {client-certificate: admin.crt, client-key: admin.key}
+        contexts:
+        - name: local
+          context: {cluster: local, user: admin}
+        current-context: local
+        """);
+    assertThat(run("--kubeconfig", kubeconfig.toString())).isEqualTo(2);
+    assertThat(err())
+        .contains(
+            "--kubeconfig "
+                + kubeconfig
+                + ": users[admin].user.client-certificate: cannot read "
+                + home.resolve("admin.crt"));
+  }
+
+  @Test
   void aWellFormedKubeconfig_passesTheCheck() throws IOException {
     Path kubeconfig = home.resolve("config");
     Files.writeString(

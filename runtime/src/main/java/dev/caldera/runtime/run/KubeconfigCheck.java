@@ -7,16 +7,17 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * What {@code run} and {@code snapshot} check of a {@code --kubeconfig} before they start the
- * framework: the file is YAML, and its current context names a context whose cluster has a server.
- * Without the check a broken file surfaced only inside the kube bundle, as a parser's stack trace
- * without the file's name, while the scheduler went on running without a cluster. Everything else
- * (credentials, certificates, exec plugins) is left to the client, which reports it when it
- * connects.
+ * framework: the file is YAML, its current context names a context whose cluster has a server, and
+ * the files it names for that cluster and user (certificates, key, token) can be read. Without the
+ * check a broken file surfaced only inside the kube bundle, as a parser's stack trace without the
+ * file's name, while the scheduler went on running without a cluster. Whether the credentials are
+ * accepted is the API server's to say, when the client connects.
  */
 public final class KubeconfigCheck {
 
@@ -57,6 +58,44 @@ public final class KubeconfigCheck {
     }
     if (cluster.path("cluster").path("server").asText("").isBlank()) {
       return file + ": clusters[" + clusterName + "].cluster.server: expected the API server's URL";
+    }
+    String missing =
+        missingFile(
+            file, cluster.path("cluster"), "clusters[" + clusterName + "].cluster.", CLUSTER_FILES);
+    if (missing == null) {
+      String userName = context.path("context").path("user").asText("");
+      JsonNode user = named(root.path("users"), userName);
+      if (user != null) {
+        missing = missingFile(file, user.path("user"), "users[" + userName + "].user.", USER_FILES);
+      }
+    }
+    return missing;
+  }
+
+  /** The fields of a cluster and of a user that name files, read when the client connects. */
+  private static final List<String> CLUSTER_FILES = List.of("certificate-authority");
+
+  private static final List<String> USER_FILES =
+      List.of("client-certificate", "client-key", "tokenFile");
+
+  /**
+   * The first of {@code fields} naming a file that cannot be read (relative: to the kubeconfig's).
+   */
+  private static String missingFile(
+      Path kubeconfig, JsonNode entry, String at, List<String> fields) {
+    for (String field : fields) {
+      String name = entry.path(field).asText("");
+      if (name.isEmpty()) {
+        continue;
+      }
+      Path named = Path.of(name);
+      Path resolved =
+          named.isAbsolute() || kubeconfig.toAbsolutePath().getParent() == null
+              ? named
+              : kubeconfig.toAbsolutePath().getParent().resolve(named);
+      if (!Files.isReadable(resolved)) {
+        return kubeconfig + ": " + at + field + ": cannot read " + resolved;
+      }
     }
     return null;
   }

@@ -139,7 +139,11 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     try {
       cluster = KubeCluster.connect(options.build());
     } catch (IOException | RuntimeException e) {
-      System.err.println("error: kubernetes cluster: " + e.getMessage());
+      System.err.println(
+          "error: kubernetes cluster "
+              + (config.kubeconfig().isBlank() ? "(in-cluster)" : config.kubeconfig())
+              + ": cannot connect: "
+              + rootCause(e));
       throw e;
     }
     counters = context.registerService(KubeCounters.class, cluster.counters(), null);
@@ -332,5 +336,18 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
       export.unregister();
     }
     cluster.close();
+  }
+
+  /**
+   * The innermost cause, which says what was wrong: fabric8 wraps it in "An error has occurred."
+   * (e.g. a certificate file that cannot be read: {@code NoSuchFileException: /path/ca.crt}).
+   */
+  static String rootCause(Throwable t) {
+    Throwable root = t;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getClass().getSimpleName()
+        + (root.getMessage() == null ? "" : ": " + root.getMessage().strip().replace('\n', ' '));
   }
 }

@@ -227,6 +227,45 @@ class KubeClusterComponentTest {
   }
 
   @Test
+  void aCertificateFileThatCannotBeRead_failsActivation_inOneLineNamingKubeconfigAndFile()
+      throws Exception {
+    Path kubeconfig = dir.resolve("kubeconfig-without-ca");
+    Path ca = dir.resolve("no-such-ca.crt");
+    Files.writeString(
+        kubeconfig,
+        """
+        clusters:
+        - name: mock
+          cluster: {server: "%s", certificate-authority: "%s"}
+        users:
+        - name: test
+          user: {token: secret}
+        contexts:
+        - name: mock
+          context: {cluster: mock, user: test}
+        current-context: mock
+        """
+            .formatted(api.url(), ca));
+    KubeClusterComponent c = new KubeClusterComponent();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    java.io.PrintStream previous = System.err;
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> c.activate(context(), config(Map.of("kubeconfig", kubeconfig.toString()))))
+          .isInstanceOf(RuntimeException.class);
+    } finally {
+      System.setErr(previous); // SCR does not deactivate a component whose activation failed
+    }
+    assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8).strip())
+        .isEqualTo(
+            "error: kubernetes cluster "
+                + kubeconfig
+                + ": cannot connect: NoSuchFileException: "
+                + ca);
+  }
+
+  @Test
   void withLeaderElection_onlyTheLeaderSeesTheCluster() throws Exception {
     api.node("n1", "4", "8Gi");
     KubeClusterComponent a = new KubeClusterComponent();
