@@ -7,19 +7,33 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** Reads a running scheduler's admin API ({@code caldera why}, {@code caldera queues}). */
+/**
+ * Reads a running scheduler's admin API ({@code caldera why}, {@code queues} and {@code snapshot}).
+ * Every failure is one {@link AdminError} line that names the address.
+ */
 final class AdminClient {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String base;
+  private final String token;
+  private final Duration timeout;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
+  /** Reads without a token, waiting up to 10 s for an answer. */
   AdminClient(AdminAddress address) {
+    this(address, null, Duration.ofSeconds(10));
+  }
+
+  /** Sends {@code token} (if not blank) as a bearer token and waits up to {@code timeout}. */
+  AdminClient(AdminAddress address, String token, Duration timeout) {
     this.base = address.base();
+    this.token = token == null || token.isBlank() ? null : token.strip();
+    this.timeout = timeout;
   }
 
   /** A failure to show the user: one line. */
@@ -33,15 +47,40 @@ final class AdminClient {
 
   /** The JSON at {@code path}; an {@link AdminError} naming the address or the API's error. */
   JsonNode get(String path) throws AdminError {
-    HttpResponse<String> r;
+    HttpResponse<String> r = send(path);
+    JsonNode body;
     try {
-      r =
-          http.send(
-              HttpRequest.newBuilder(URI.create(base + path))
-                  .timeout(Duration.ofSeconds(10))
-                  .GET()
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+      body = JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new AdminError(base + path + " answered " + r.statusCode() + " without JSON");
+    }
+    if (r.statusCode() != 200) {
+      throw new AdminError(body.path("error").asText(base + path + " answered " + r.statusCode()));
+    }
+    return body;
+  }
+
+  /** The text at {@code path} (e.g. a snapshot's YAML); any answer but 200 is an error. */
+  String getText(String path) throws AdminError {
+    HttpResponse<String> r = send(path);
+    if (r.statusCode() != 200) {
+      throw new AdminError(base + path + ": HTTP " + r.statusCode() + ": " + r.body().strip());
+    }
+    return r.body();
+  }
+
+  private HttpResponse<String> send(String path) throws AdminError {
+    HttpRequest.Builder request;
+    try {
+      request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout).GET();
+    } catch (IllegalArgumentException e) {
+      throw new AdminError("--admin: not a URL: " + base);
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    try {
+      return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new AdminError(
           "cannot reach the scheduler's admin API at "
@@ -53,15 +92,5 @@ final class AdminClient {
       Thread.currentThread().interrupt();
       throw new AdminError("interrupted");
     }
-    JsonNode body;
-    try {
-      body = JSON.readTree(r.body());
-    } catch (IOException e) {
-      throw new AdminError(base + path + " answered " + r.statusCode() + " without JSON");
-    }
-    if (r.statusCode() != 200) {
-      throw new AdminError(body.path("error").asText(base + path + " answered " + r.statusCode()));
-    }
-    return body;
   }
 }

@@ -5,11 +5,7 @@ import dev.caldera.runtime.run.KubeRunOptions;
 import dev.caldera.runtime.run.KubeconfigCheck;
 import dev.caldera.runtime.run.OsgiLauncher;
 import dev.caldera.runtime.run.RunOptions;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -246,36 +242,19 @@ final class SnapshotCommand implements Callable<Integer> {
   }
 
   /** {@code GET /api/snapshot} of a running scheduler. */
-  private String fromScheduler() throws IOException, InterruptedException {
-    String t = token != null ? token : System.getenv("CALDERA_ADMIN_TOKEN");
-    URI uri;
+  private String fromScheduler() {
+    String path = "/api/snapshot" + query();
     try {
-      uri = URI.create(admin.base() + "/api/snapshot" + query());
+      URI.create(admin.base() + path);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--admin: not a URL: " + admin.base());
     }
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(2));
-    if (t != null && !t.isBlank()) {
-      request.header("Authorization", "Bearer " + t.strip());
-    }
-    HttpResponse<String> response;
+    String t = token != null ? token : System.getenv("CALDERA_ADMIN_TOKEN");
     try {
-      response =
-          HttpClient.newBuilder()
-              .connectTimeout(Duration.ofSeconds(10))
-              .build()
-              .send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      parent.err().println("error: cannot reach the scheduler at " + uri + ": " + e);
+      return new AdminClient(admin, t, Duration.ofMinutes(2)).getText(path);
+    } catch (AdminClient.AdminError e) {
+      parent.err().println("error: " + e.getMessage());
       return null;
     }
-    if (response.statusCode() != 200) {
-      parent
-          .err()
-          .println(
-              "error: " + uri + ": HTTP " + response.statusCode() + ": " + response.body().strip());
-      return null;
-    }
-    return response.body();
   }
 }

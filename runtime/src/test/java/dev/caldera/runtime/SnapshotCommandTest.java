@@ -101,6 +101,6 @@ class SnapshotCommandTest {
     int exit = cli.run("snapshot", "--admin", url, "--admin-token", "s3cret");
 
     assertThat(exit).isEqualTo(1);
-    assertThat(cli.err()).startsWith("error: cannot reach the scheduler at ");
+    assertThat(cli.err()).startsWith("error: cannot reach the scheduler's admin API at " + url);
   }
 }
