@@ -172,6 +172,10 @@ class PluginBundlesTest {
           .containsEntry("bundle", "test.lastnode")
           .containsEntry("version", "1.0.0")
           .containsEntry("sha256", sha256(jar));
+      await(
+          "the BundleInstalled events",
+          Duration.ofSeconds(10),
+          () -> events("BundleInstalled").size() >= 2);
       assertThat(events("BundleInstalled")).hasSize(2);
       await("the first pod bound, on the last node", () -> "n2".equals(api.nodeOf("ns1", "first")));
 
@@ -200,6 +204,8 @@ class PluginBundlesTest {
           .startsWith("checksum mismatch: " + url + " has SHA-256 " + sha256(jar))
           .contains("spec.sha256 is " + wrong)
           .endsWith("not installed");
+      // The event is written on its own queue, after the status.
+      await("the event", Duration.ofSeconds(10), () -> !events("ChecksumMismatch").isEmpty());
       List<Event> refused = events("ChecksumMismatch");
       assertThat(refused).hasSize(1);
       assertThat(refused.get(0).getType()).isEqualTo("Warning");
@@ -280,6 +286,10 @@ class PluginBundlesTest {
       assertThat((String) replicaStatus("later", a).get("message"))
           .contains("HTTP 404")
           .endsWith("(retried)");
+      await(
+          "the FetchFailed events",
+          Duration.ofSeconds(10),
+          () -> events("FetchFailed").size() >= 1);
       assertThat(events("FetchFailed")).hasSize(1);
       // Once the URL serves the jar, the periodic retry installs it.
       served.put("/later.jar", jar);
