@@ -13,6 +13,7 @@ import dev.caldera.api.resource.Quantity;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -310,5 +311,29 @@ class ConvertersTest {
     assertThat(MetricsPoller.percent(q("1Gi"), Quantity.parse("4Gi"))).isEqualTo(25.0);
     assertThat(MetricsPoller.percent(null, Quantity.parse("4"))).isZero();
     assertThat(MetricsPoller.percent(q("1"), null)).isZero();
+  }
+
+  @Test
+  void times_readAsOffsetDateTimeReadsThem() {
+    for (String text :
+        List.of(
+            "2026-11-24T20:34:15Z",
+            "1970-01-01T00:00:00Z",
+            "2024-02-29T23:59:59Z",
+            "2026-11-24T20:34:15.123456Z",
+            "2026-11-24T20:34:15+02:00")) {
+      assertThat(Meta.time(text)).as(text).isEqualTo(OffsetDateTime.parse(text).toInstant());
+    }
+    for (String text :
+        List.of(
+            "2025-02-29T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-11-24T24:00:00Z",
+            "2026-11-24T20:60:15Z",
+            "2026-11-24T2-:34:15Z",
+            "2026-11-24 20:34:15Z",
+            "not a time at all!!!")) {
+      assertThat(Meta.time(text)).as(text).isNull();
+    }
   }
 }
