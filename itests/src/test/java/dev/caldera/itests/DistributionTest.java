@@ -160,6 +160,37 @@ class DistributionTest {
   }
 
   /**
+   * The training also runs {@code caldera run} (embedded, and against a loopback API server): the
+   * archive then holds classes that Felix's bundle class loaders define, and a run maps them. Here
+   * a class of the framework bundle, defined by its bundle class loader in an embedded run.
+   */
+  @Test
+  void run_mapsClassesOfTheBundlesFromTheArchive(@TempDir Path tmp) throws Exception {
+    Path log = tmp.resolve("run.log");
+    Run run =
+        launchIn(
+            Distribution.dir(),
+            Map.of("JAVA_OPTS", "-Xlog:class+load=info:file=" + log),
+            "run",
+            "--duration",
+            "1s",
+            "--admin-address",
+            "off",
+            "--status-interval",
+            "0",
+            "--log",
+            tmp.resolve("caldera.log").toString());
+    assertThat(run.code()).as(run.output()).isZero();
+    List<String> loaded = Files.readAllLines(log);
+    assertThat(loaded)
+        .anyMatch(
+            l ->
+                l.endsWith(
+                    "dev.caldera.framework.internal.osgi.SchedulingLoopComponent"
+                        + " source: shared objects file (top)"));
+  }
+
+  /**
    * A copy of the distribution elsewhere (the archive names the jars by absolute path) or an
    * archive of another JVM: the launcher starts without it and says nothing; {@code caldera
    * cds-training} makes one for the copy.
@@ -168,7 +199,9 @@ class DistributionTest {
   void anArchiveThatDoesNotMatch_isIgnoredSilently_andCdsTrainingRemakesIt(@TempDir Path tmp)
       throws Exception {
     Path copy = tmp.resolve("caldera-copy");
-    for (String part : List.of("bin", "lib", "scenarios", "policies", "conf")) {
+    // All of it: the training runs caldera run, which needs the bundles.
+    for (String part :
+        List.of("bin", "lib", "bundles", "deploy", "scenarios", "policies", "conf")) {
       copyTree(Distribution.dir().resolve(part), copy.resolve(part));
     }
 

@@ -1,8 +1,10 @@
 package dev.caldera.runtime;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +17,13 @@ import picocli.CommandLine.ParentCommand;
  * -XX:ArchiveClassesAtExit} to make the class data sharing archive {@code lib/caldera.jsa} that
  * bin/caldera starts the JVM with. It runs the short commands whose start-up the archive is for, in
  * this JVM, on the distribution's own demo scenario and policies, so every class they load is in
- * the archive. Their output is discarded; a command that does not end as expected fails the
- * training (and the build) rather than leaving a silently thin archive.
+ * the archive. Then it runs {@code caldera run} twice, a few seconds each: on the embedded cluster,
+ * and with {@code --kubeconfig} against a {@link TrainingApiServer} on loopback, until it has bound
+ * the server's gangs. The JVM archives the classes Felix's bundle loaders define too, and uses them
+ * when a bundle defines the same bytes again: a start against a real cluster then maps most of
+ * fabric8, Jackson and the scheduler instead of reading and verifying them. Output is discarded; a
+ * command that does not end as expected fails the training (and the build) rather than leaving a
+ * silently thin archive.
  */
 @Command(
     name = "cds-training",
@@ -27,6 +34,72 @@ final class CdsTrainingCommand implements Callable<Integer> {
   @ParentCommand CalderaCommand parent;
 
   private record Step(int expectedCode, List<String> args) {}
+
+  /**
+   * How long each training run schedules; the run against the training API server is given the
+   * longer time again if it bound nothing in the shorter (a slow or busy build machine).
+   */
+  private static final List<String> RUN_DURATIONS = List.of("3s", "30s");
+
+  private static List<String> trainRun(Path home, PrintStream discard) {
+    List<String> failures = new ArrayList<>();
+    try {
+      Path work = Files.createTempDirectory("caldera-cds-training");
+      failures.addAll(
+          runStep(discard, runArgs(RUN_DURATIONS.get(0), work.resolve("embedded.log"))));
+      try (TrainingApiServer api = TrainingApiServer.start(home.resolve("conf/demo"), 3)) {
+        Path kubeconfig = work.resolve("kubeconfig");
+        api.writeKubeconfig(kubeconfig);
+        for (String duration : RUN_DURATIONS) {
+          List<String> args = new ArrayList<>(runArgs(duration, work.resolve("kube.log")));
+          args.addAll(List.of("--kubeconfig", kubeconfig.toString()));
+          failures.addAll(runStep(discard, args));
+          if (!failures.isEmpty() || api.binds() > 0) {
+            break;
+          }
+        }
+        if (failures.isEmpty() && api.binds() == 0) {
+          failures.add(
+              "caldera run --kubeconfig bound nothing on the training API server (its log: "
+                  + work.resolve("kube.log")
+                  + ")");
+          return failures;
+        }
+      }
+      deleteTree(work);
+    } catch (IOException | RuntimeException e) {
+      failures.add("caldera run: " + e);
+    }
+    return failures;
+  }
+
+  private static List<String> runArgs(String duration, Path log) {
+    return List.of(
+        "run",
+        "--duration",
+        duration,
+        "--admin-address",
+        "off",
+        "--status-interval",
+        "0",
+        "--log",
+        log.toString());
+  }
+
+  private static List<String> runStep(PrintStream discard, List<String> args) {
+    int code = CalderaCommand.commandLine(discard, discard).execute(args.toArray(String[]::new));
+    return code == 0
+        ? List.of()
+        : List.of("caldera " + String.join(" ", args) + " exited with " + code + ", expected 0");
+  }
+
+  private static void deleteTree(Path root) throws IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
 
   @Override
   public Integer call() {
@@ -56,6 +129,18 @@ final class CdsTrainingCommand implements Callable<Integer> {
                 + ", expected "
                 + step.expectedCode());
       }
+    }
+    // caldera run also reports on the process's own streams (its status and the cluster's
+    // progress), which the build's log does not need.
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    System.setOut(discard);
+    System.setErr(discard);
+    try {
+      failures.addAll(trainRun(home, discard));
+    } finally {
+      System.setOut(out);
+      System.setErr(err);
     }
     failures.forEach(f -> parent.err().println("error: cds-training: " + f));
     return failures.isEmpty() ? 0 : 1;
