@@ -59,14 +59,15 @@ final class CdsTrainingCommand implements Callable<Integer> {
           }
         }
         if (failures.isEmpty() && api.binds() == 0) {
-          failures.add(
-              "caldera run --kubeconfig bound nothing on the training API server (its log: "
-                  + work.resolve("kube.log")
-                  + ")");
-          return failures;
+          failures.add("caldera run --kubeconfig bound nothing on the training API server");
         }
       }
-      deleteTree(work);
+      if (failures.isEmpty()) {
+        deleteTree(work);
+      } else {
+        // Their output went nowhere; their logs are kept for whoever reads the build's failure.
+        failures.add("the training runs' logs are in " + work);
+      }
     } catch (IOException | RuntimeException e) {
       failures.add("caldera run: " + e);
     }
