@@ -42,9 +42,14 @@ final class CdsTrainingCommand implements Callable<Integer> {
   private static final List<String> RUN_DURATIONS = List.of("3s", "30s");
 
   private static List<String> trainRun(Path home, PrintStream discard) {
+    Path work;
+    try {
+      work = Files.createTempDirectory("caldera-cds-training");
+    } catch (IOException e) {
+      return List.of("cannot make a directory for the training runs: " + e);
+    }
     List<String> failures = new ArrayList<>();
     try {
-      Path work = Files.createTempDirectory("caldera-cds-training");
       failures.addAll(
           runStep(discard, runArgs(RUN_DURATIONS.get(0), work.resolve("embedded.log"))));
       try (TrainingApiServer api = TrainingApiServer.start(home.resolve("conf/demo"), 3)) {
@@ -62,14 +67,18 @@ final class CdsTrainingCommand implements Callable<Integer> {
           failures.add("caldera run --kubeconfig bound nothing on the training API server");
         }
       }
-      if (failures.isEmpty()) {
-        deleteTree(work);
-      } else {
-        // Their output went nowhere; their logs are kept for whoever reads the build's failure.
-        failures.add("the training runs' logs are in " + work);
-      }
     } catch (IOException | RuntimeException e) {
-      failures.add("caldera run: " + e);
+      failures.add("the training API server: " + e.toString().lines().findFirst().orElse(""));
+    }
+    if (!failures.isEmpty()) {
+      // Their output went nowhere; their logs are kept for whoever reads the build's failure.
+      failures.add("the training runs' logs are in " + work);
+      return failures;
+    }
+    try {
+      deleteTree(work);
+    } catch (IOException e) {
+      // Only a temporary directory left behind; the archive is not affected.
     }
     return failures;
   }

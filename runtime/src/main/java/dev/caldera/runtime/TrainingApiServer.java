@@ -64,6 +64,9 @@ final class TrainingApiServer implements AutoCloseable {
             add(object);
           }
         }
+      } catch (IOException | RuntimeException e) {
+        String reason = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+        throw new IOException("cannot read " + file + ": " + reason, e);
       }
     }
     add(object("v1", "Namespace", null, "default"));

@@ -1,6 +1,7 @@
 package dev.caldera.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -86,6 +87,15 @@ class TrainingApiServerTest {
                   .statusCode())
           .isEqualTo(404);
     }
+  }
+
+  @Test
+  void aDemoFileThatIsNotYaml_isAnErrorNamingIt() throws Exception {
+    Path broken = demo.resolve("queues.yaml");
+    Files.writeString(broken, "kind: [");
+    assertThatThrownBy(() -> TrainingApiServer.start(demo, 1))
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageStartingWith("cannot read " + broken + ": ");
   }
 
   @Test
