@@ -1,5 +1,6 @@
 package dev.caldera.runtime;
 
+import dev.caldera.runtime.run.OsgiLauncher;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -51,14 +52,14 @@ final class CdsTrainingCommand implements Callable<Integer> {
     List<String> failures = new ArrayList<>();
     try {
       failures.addAll(
-          runStep(discard, runArgs(RUN_DURATIONS.get(0), work.resolve("embedded.log"))));
+          run(new Step(0, runArgs(RUN_DURATIONS.get(0), work.resolve("embedded.log"))), discard));
       try (TrainingApiServer api = TrainingApiServer.start(home.resolve("conf/demo"), 3)) {
         Path kubeconfig = work.resolve("kubeconfig");
         api.writeKubeconfig(kubeconfig);
         for (String duration : RUN_DURATIONS) {
           List<String> args = new ArrayList<>(runArgs(duration, work.resolve("kube.log")));
           args.addAll(List.of("--kubeconfig", kubeconfig.toString()));
-          failures.addAll(runStep(discard, args));
+          failures.addAll(run(new Step(0, args), discard));
           if (!failures.isEmpty() || api.binds() > 0) {
             break;
           }
@@ -75,11 +76,7 @@ final class CdsTrainingCommand implements Callable<Integer> {
       failures.add("the training runs' logs are in " + work);
       return failures;
     }
-    try {
-      deleteTree(work);
-    } catch (IOException e) {
-      // Only a temporary directory left behind; the archive is not affected.
-    }
+    OsgiLauncher.deleteRecursively(work);
     return failures;
   }
 
@@ -96,19 +93,19 @@ final class CdsTrainingCommand implements Callable<Integer> {
         log.toString());
   }
 
-  private static List<String> runStep(PrintStream discard, List<String> args) {
-    int code = CalderaCommand.commandLine(discard, discard).execute(args.toArray(String[]::new));
-    return code == 0
+  /** Runs {@code step} in this JVM; its failure, if it did not end with the code expected. */
+  private static List<String> run(Step step, PrintStream discard) {
+    int code =
+        CalderaCommand.commandLine(discard, discard).execute(step.args().toArray(String[]::new));
+    return code == step.expectedCode()
         ? List.of()
-        : List.of("caldera " + String.join(" ", args) + " exited with " + code + ", expected 0");
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
+        : List.of(
+            "caldera "
+                + String.join(" ", step.args())
+                + " exited with "
+                + code
+                + ", expected "
+                + step.expectedCode());
   }
 
   @Override
@@ -128,17 +125,7 @@ final class CdsTrainingCommand implements Callable<Integer> {
     PrintStream discard =
         new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
     for (Step step : steps) {
-      int code =
-          CalderaCommand.commandLine(discard, discard).execute(step.args().toArray(String[]::new));
-      if (code != step.expectedCode()) {
-        failures.add(
-            "caldera "
-                + String.join(" ", step.args())
-                + " exited with "
-                + code
-                + ", expected "
-                + step.expectedCode());
-      }
+      failures.addAll(run(step, discard));
     }
     // caldera run also reports on the process's own streams (its status and the cluster's
     // progress), which the build's log does not need.

@@ -539,7 +539,8 @@ public final class OsgiLauncher {
     return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
   }
 
-  private static void deleteRecursively(Path dir) {
+  /** Deletes {@code dir} and everything in it, as far as it can: for temporary directories. */
+  public static void deleteRecursively(Path dir) {
     try (Stream<Path> walk = Files.walk(dir)) {
       for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
