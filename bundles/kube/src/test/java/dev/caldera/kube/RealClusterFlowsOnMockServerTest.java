@@ -9,8 +9,13 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.launcher.TestExecutionListener;
+import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
@@ -36,9 +41,13 @@ class RealClusterFlowsOnMockServerTest {
       Path kubeconfig = dir.resolve("kubeconfig");
       Files.writeString(kubeconfig, TestKubeconfig.yaml(URI.create(api.url())));
 
-      TestExecutionSummary summary = runRealClusterTest(kubeconfig);
+      List<String> threadsAtFailure = new CopyOnWriteArrayList<>();
+      TestExecutionSummary summary = runRealClusterTest(kubeconfig, threadsAtFailure);
 
       assertThat(summary.getFailures())
+          .as(
+              "threads of the mock server and the HTTP clients when a test failed:%n%s",
+              String.join("\n", threadsAtFailure))
           .extracting(
               f -> f.getTestIdentifier().getDisplayName() + ": " + describe(f.getException()))
           .isEmpty();
@@ -63,20 +72,58 @@ class RealClusterFlowsOnMockServerTest {
     return out.toString();
   }
 
-  private static TestExecutionSummary runRealClusterTest(Path kubeconfig) {
+  /**
+   * Runs the suite; when one of its tests fails, {@code threadsAtFailure} gets what the mock
+   * server's event loops and the HTTP clients' threads were doing at that moment, for a failure
+   * that is a stalled request rather than a wrong answer.
+   */
+  private static TestExecutionSummary runRealClusterTest(
+      Path kubeconfig, List<String> threadsAtFailure) {
     System.setProperty(RealClusterTest.KUBECONFIG_PROPERTY, kubeconfig.toString());
     try {
       SummaryGeneratingListener listener = new SummaryGeneratingListener();
+      TestExecutionListener onFailure =
+          new TestExecutionListener() {
+            @Override
+            public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+              if (result.getStatus() == TestExecutionResult.Status.FAILED) {
+                threadsAtFailure.add(test.getDisplayName() + ":\n" + networkThreads());
+              }
+            }
+          };
       LauncherFactory.create()
           .execute(
               LauncherDiscoveryRequestBuilder.request()
                   .selectors(selectClass(RealClusterTest.class))
                   .build(),
-              listener);
+              listener,
+              onFailure);
       return listener.getSummary();
     } finally {
       System.clearProperty(RealClusterTest.KUBECONFIG_PROPERTY);
     }
+  }
+
+  private static String networkThreads() {
+    StringBuilder out = new StringBuilder();
+    Thread.getAllStackTraces().entrySet().stream()
+        .filter(
+            e ->
+                e.getKey().getName().startsWith("vert.x-")
+                    || e.getKey().getName().startsWith("HttpClient-"))
+        .sorted(java.util.Map.Entry.comparingByKey(java.util.Comparator.comparing(Thread::getName)))
+        .forEach(
+            e -> {
+              out.append('"')
+                  .append(e.getKey().getName())
+                  .append("\" ")
+                  .append(e.getKey().getState())
+                  .append('\n');
+              for (StackTraceElement frame : e.getValue()) {
+                out.append("    at ").append(frame).append('\n');
+              }
+            });
+    return out.toString();
   }
 
   private static java.util.List<CustomResourceDefinition> crds() throws Exception {
