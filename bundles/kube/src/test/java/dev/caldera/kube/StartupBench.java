@@ -43,8 +43,10 @@ import java.util.concurrent.TimeUnit;
  * this process ({@link KubeCluster} and {@link KubeRunner}, the bench conf); the clock starts when
  * the cluster connects. With {@code --kubeconfig} the workload goes to that API server (namespace
  * {@code caldera-bench-<random>}, nodes labelled {@code caldera-bench}, all removed at the end) and
- * {@code --launch} starts the scheduler as a process of its own; the clock starts with the process.
- * Either way the pods are watched, and the times at which they were seen bound are reported.
+ * {@code --launch} starts the scheduler as a process of its own, {@code --settle SECONDS} (default
+ * 3) after the last pod was created, so that neither the API server nor this program is still busy
+ * with the creation when it starts: the clock starts with the process. Either way the pods are
+ * watched, and the times at which they were seen bound are reported.
  */
 public final class StartupBench {
 
@@ -68,11 +70,14 @@ public final class StartupBench {
     boolean mock = false;
     String kubeconfig = null;
     String launch = null;
+    Duration settle = Duration.ofSeconds(3);
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--mock" -> mock = true;
         case "--kubeconfig" -> kubeconfig = args[++i];
         case "--launch" -> launch = args[++i];
+        case "--settle" ->
+            settle = Duration.ofMillis((long) (Double.parseDouble(args[++i]) * 1000));
         case "--nodes" -> nodes = Integer.parseInt(args[++i]);
         case "--gangs" -> gangs = Integer.parseInt(args[++i]);
         case "--gang-size" -> gangSize = Integer.parseInt(args[++i]);
@@ -85,7 +90,7 @@ public final class StartupBench {
     if (mock) {
       onMock(nodes, gangs, gangSize);
     } else {
-      onServer(Path.of(kubeconfig), launch, nodes, gangs, gangSize);
+      onServer(Path.of(kubeconfig), launch, settle, nodes, gangs, gangSize);
     }
   }
 
@@ -116,7 +121,8 @@ public final class StartupBench {
     }
   }
 
-  private static void onServer(Path kubeconfig, String launch, int nodes, int gangs, int gangSize)
+  private static void onServer(
+      Path kubeconfig, String launch, Duration settle, int nodes, int gangs, int gangSize)
       throws Exception {
     if (launch == null) {
       throw new IllegalArgumentException("--kubeconfig needs --launch 'the scheduler command'");
@@ -132,6 +138,7 @@ public final class StartupBench {
     try {
       w.create();
       watch = new Watch(kubectl, w.pods());
+      Thread.sleep(settle.toMillis());
       File log = File.createTempFile("startup-bench-scheduler", ".log");
       System.out.println("scheduler output: " + log);
       long start = System.nanoTime();
