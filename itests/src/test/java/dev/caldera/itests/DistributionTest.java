@@ -143,7 +143,12 @@ class DistributionTest {
   }
 
   private static final String FROM_THE_ARCHIVE =
-      "dev.caldera.runtime.CalderaCommand source: shared objects file (top)";
+      fromTheArchive("dev.caldera.runtime.CalderaCommand");
+
+  /** How {@code -Xlog:class+load} ends the line of a class the JVM mapped from the archive. */
+  private static String fromTheArchive(String className) {
+    return className + " source: shared objects file (top)";
+  }
 
   @Test
   void classDataSharingArchive_isShippedAndUsedByTheLauncher(@TempDir Path tmp) throws Exception {
@@ -186,8 +191,7 @@ class DistributionTest {
         .anyMatch(
             l ->
                 l.endsWith(
-                    "dev.caldera.framework.internal.osgi.SchedulingLoopComponent"
-                        + " source: shared objects file (top)"));
+                    fromTheArchive("dev.caldera.framework.internal.osgi.SchedulingLoopComponent")));
   }
 
   /**
