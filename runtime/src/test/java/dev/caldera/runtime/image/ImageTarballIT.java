@@ -34,6 +34,12 @@ class ImageTarballIT {
   private static final Path ROOTFS = Path.of("image/rootfs");
   private static final String MAIN_CLASS = "dev.caldera.runtime.CalderaCommand";
 
+  /** The entrypoint's JVM arguments file, written by image/class-data-layer.sh. */
+  private static final String JVM_ARGS = "/opt/caldera/lib/image-java.args";
+
+  private static final String APP_ARCHIVE = "/opt/caldera/lib/caldera.jsa";
+  private static final String RUNTIME_ARCHIVE = "/opt/java/lib/server/classes.jsa";
+
   @TempDir Path work;
 
   private static OciImageTarball image(String arch, Path work) throws IOException {
@@ -71,8 +77,8 @@ class ImageTarballIT {
     // the digests of the layers uncompressed, in order (what a registry and docker load check).
     JsonNode layers = image.manifest.path("layers");
     JsonNode diffIds = image.config.path("rootfs").path("diff_ids");
-    assertThat(layers).hasSize(3);
-    assertThat(diffIds).hasSize(3);
+    assertThat(layers).hasSize(4);
+    assertThat(diffIds).hasSize(4);
     for (int i = 0; i < layers.size(); i++) {
       JsonNode layer = layers.path(i);
       String digest = layer.path("digest").asText();
@@ -97,8 +103,7 @@ class ImageTarballIT {
             "-XX:MaxRAMPercentage=75.0",
             "-XX:+UseG1GC",
             "-Dcaldera.home=/opt/caldera",
-            "-cp",
-            "/opt/caldera/lib/*",
+            "@" + JVM_ARGS,
             MAIN_CLASS);
     assertThat(strings(config.path("Cmd"))).containsExactly("run", "--admin-address=0.0.0.0:8080");
     assertThat(strings(config.path("Env")))
@@ -168,6 +173,44 @@ class ImageTarballIT {
     assertThat(files.values()).allMatch(e -> e.uid() == 0, "owned by root");
   }
 
+  /**
+   * The last layer: the arguments file names every jar of the distribution's lib/ in C order, under
+   * /opt/caldera, as bin/caldera does (a class data archive is only used with the class path it was
+   * made with, and a wildcard would leave the order to the container's file system); the archive
+   * options are there exactly when the archives are.
+   */
+  @ParameterizedTest(name = "linux/{0}")
+  @ValueSource(strings = {"amd64", "arm64"})
+  void theClassDataLayerNamesTheClassPathInAFixedOrder(String arch) throws IOException {
+    Map<String, OciImageTarball.Entry> files = image(arch, work).files;
+    assertThat(files).containsKey(JVM_ARGS);
+    List<String> args =
+        List.of(
+            new String(files.get(JVM_ARGS).head(), StandardCharsets.UTF_8).trim().split("\\s+"));
+
+    List<String> jars = new ArrayList<>();
+    try (Stream<Path> lib = Files.list(DIST.resolve("lib"))) {
+      lib.map(p -> p.getFileName().toString())
+          .filter(name -> name.endsWith(".jar"))
+          .sorted()
+          .forEach(name -> jars.add("/opt/caldera/lib/" + name));
+    }
+    assertThat(args.get(0)).isEqualTo("-cp");
+    assertThat(args.get(1).split(":")).containsExactlyElementsOf(jars);
+    boolean archived = files.containsKey(APP_ARCHIVE);
+    assertThat(files.containsKey(RUNTIME_ARCHIVE)).as(RUNTIME_ARCHIVE).isEqualTo(archived);
+    if (archived) {
+      assertThat(args.subList(2, args.size()))
+          .containsExactly(
+              "-XX:SharedArchiveFile=" + APP_ARCHIVE,
+              "-Xshare:auto",
+              "-Xlog:cds=off",
+              "-Xlog:cds+dynamic=off");
+    } else {
+      assertThat(args).hasSize(2);
+    }
+  }
+
   /** The Deployment's securityContext names the image's user, so runAsNonRoot holds. */
   @Test
   void theDeploymentRunsTheImageAsItsUser() throws IOException {
@@ -229,15 +272,59 @@ class ImageTarballIT {
     List<String> run = new ArrayList<>(entrypoint);
     run.addAll(
         List.of("run", "--duration", "8s", "--status-interval", "2s", "--admin-address", "off"));
-    Result scheduler = inImage(root, image, run);
+    // With the JVM's class loading logged (the image's JDK_JAVA_OPTIONS kept): most classes,
+    // Felix's bundles' among them, come from the class data archives the build made in the image.
+    String imageJvmOptions = env(image).get("JDK_JAVA_OPTIONS");
+    Result scheduler =
+        inImage(
+            root,
+            image,
+            run,
+            Map.of(
+                "JDK_JAVA_OPTIONS",
+                imageJvmOptions + " -Xlog:class+load=info:file=/tmp/class-load.log"));
     assertThat(scheduler.exit).as(scheduler.output).isZero();
     assertThat(scheduler.output).contains("status: sessions");
     assertThat(root.resolve("opt/caldera/log/caldera.log")).isNotEmptyFile();
+
+    if (Boolean.getBoolean("caldera.cds.skip")) {
+      return; // the build made no archives (-Dcaldera.cds.skip=true)
+    }
+    List<String> loaded = Files.readAllLines(root.resolve("tmp/class-load.log"));
+    long fromRuntimeArchive =
+        loaded.stream().filter(l -> l.endsWith("shared objects file")).count();
+    List<String> fromAppArchive =
+        loaded.stream().filter(l -> l.endsWith("shared objects file (top)")).toList();
+    assertThat(fromRuntimeArchive).as("classes of the Java runtime's archive").isGreaterThan(400);
+    assertThat(fromRuntimeArchive + fromAppArchive.size())
+        .as("classes of the two archives, of %d loaded", loaded.size())
+        .isGreaterThan(loaded.size() / 2);
+    assertThat(fromAppArchive)
+        .as("a class of the framework bundle, defined by Felix's class loader")
+        .anyMatch(l -> l.contains(" dev.caldera.framework."))
+        .as("the launcher's main class, from lib/")
+        .anyMatch(l -> l.contains(" dev.caldera.runtime.CalderaCommand "));
   }
 
   private record Result(int exit, String output) {}
 
   private static Result inImage(Path root, OciImageTarball image, List<String> command)
+      throws IOException, InterruptedException {
+    return inImage(root, image, command, Map.of());
+  }
+
+  /** The image's environment, as a container runtime gives it to the entrypoint. */
+  private static Map<String, String> env(OciImageTarball image) {
+    Map<String, String> env = new TreeMap<>();
+    for (String entry : strings(image.config.path("config").path("Env"))) {
+      int eq = entry.indexOf('=');
+      env.put(entry.substring(0, eq), entry.substring(eq + 1));
+    }
+    return env;
+  }
+
+  private static Result inImage(
+      Path root, OciImageTarball image, List<String> command, Map<String, String> envOverrides)
       throws IOException, InterruptedException {
     List<String> line =
         new ArrayList<>(
@@ -257,10 +344,8 @@ class ImageTarballIT {
     Map<String, String> env = pb.environment();
     String hostPath = env.get("PATH");
     env.clear();
-    for (String entry : strings(image.config.path("config").path("Env"))) {
-      int eq = entry.indexOf('=');
-      env.put(entry.substring(0, eq), entry.substring(eq + 1));
-    }
+    env.putAll(env(image));
+    env.putAll(envOverrides);
     env.put("PATH", env.getOrDefault("PATH", "") + ":" + hostPath);
     Process p = pb.start();
     p.getOutputStream().close();

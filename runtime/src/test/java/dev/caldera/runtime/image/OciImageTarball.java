@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
@@ -141,7 +142,11 @@ final class OciImageTarball {
     return Files.size(blobPath(digest));
   }
 
-  /** Unpacks every layer, bottom first, into {@code root}, keeping the entries' modes. */
+  /**
+   * Unpacks every layer, bottom first, into {@code root}, keeping the entries' modes and, as
+   * container runtimes do, the files' modification times (the JVM checks them before it uses a
+   * class data archive).
+   */
   void unpackLayers(Path root) throws IOException {
     for (String digest : layerDigests) {
       try (TarArchiveInputStream tar = layerStream(digest)) {
@@ -161,6 +166,7 @@ final class OciImageTarball {
           } else {
             Files.createDirectories(target.getParent());
             Files.copy(tar, target, StandardCopyOption.REPLACE_EXISTING);
+            Files.setLastModifiedTime(target, FileTime.from(e.getModTime().toInstant()));
           }
           Files.setPosixFilePermissions(target, permissions(e.getMode()));
         }
