@@ -300,8 +300,8 @@ class ImageTarballIT {
         .as("classes of the two archives, of %d loaded", loaded.size())
         .isGreaterThan(loaded.size() / 2);
     assertThat(fromAppArchive)
-        .as("a class of the framework bundle, defined by Felix's class loader")
-        .anyMatch(l -> l.contains(" dev.caldera.framework."))
+        .as("a plugin's class, defined by Felix's class loader of a bundle in deploy/")
+        .anyMatch(l -> l.contains(" dev.caldera.plugins."))
         .as("the launcher's main class, from lib/")
         .anyMatch(l -> l.contains(" dev.caldera.runtime.CalderaCommand "));
   }
