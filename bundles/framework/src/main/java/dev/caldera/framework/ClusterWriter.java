@@ -1,5 +1,7 @@
 package dev.caldera.framework;
 
+import java.time.Duration;
+
 /**
  * Applies a session's decisions to the cluster: binds, evictions, pod group and queue status, pod
  * conditions and events. Binds and evictions are idempotent; a failed bind leaves the pod pending
@@ -17,6 +19,15 @@ public interface ClusterWriter {
    */
   default Accepted accepted() {
     return null;
+  }
+
+  /**
+   * Waits, at most {@code timeout}, until the cluster has answered every decision applied so far,
+   * so that {@link #accepted()} counts them all: true when none is left unanswered. A writer whose
+   * decisions take effect at once has nothing to wait for.
+   */
+  default boolean awaitApplied(Duration timeout) throws InterruptedException {
+    return true;
   }
 
   /** Counts since the writer started. */

@@ -20,6 +20,12 @@ public final class LoopFactory {
   /** How long stopping waits for the session in flight. */
   static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
 
+  /**
+   * How long stopping then waits for the cluster to answer the writes in flight, so that the last
+   * line counts the binds and evictions it accepted (well within a pod's 30 s grace period).
+   */
+  static final Duration WRITES_TIMEOUT = Duration.ofSeconds(10);
+
   private LoopFactory() {}
 
   /**
@@ -50,11 +56,13 @@ public final class LoopFactory {
     private final SchedulingLoop loop;
     private final LoopState state;
     private final RunLog log;
+    private final ClusterWriter writer;
 
-    Running(SchedulingLoop loop, LoopState state, RunLog log) {
+    Running(SchedulingLoop loop, LoopState state, RunLog log, ClusterWriter writer) {
       this.loop = loop;
       this.state = state;
       this.log = log;
+      this.writer = writer;
     }
 
     /** What the loop reports. */
@@ -67,9 +75,13 @@ public final class LoopFactory {
       return state.board();
     }
 
-    /** Lets the session in flight finish, then stops; logs a last line. */
+    /**
+     * Lets the session in flight finish and the cluster answer its writes, then stops; logs a last
+     * line.
+     */
     public void stop() {
       boolean inTime = loop.stop(STOP_TIMEOUT);
+      boolean answered = awaitWrites();
       var m = state.metrics();
       state.event(
           LoopEvent.normal(
@@ -81,8 +93,20 @@ public final class LoopFactory {
                   + " binds, "
                   + m.evictions()
                   + " evictions"
-                  + (inTime ? "" : " (the session in flight did not end in time)")));
+                  + (inTime ? "" : " (the session in flight did not end in time)")
+                  + (answered
+                      ? ""
+                      : " (writes still unanswered after " + WRITES_TIMEOUT.toSeconds() + " s)")));
       log.close();
+    }
+
+    private boolean awaitWrites() {
+      try {
+        return writer == null || writer.awaitApplied(WRITES_TIMEOUT);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
     }
   }
 
@@ -119,6 +143,6 @@ public final class LoopFactory {
             Clock.systemUTC(),
             onFinished);
     loop.start();
-    return new Running(loop, state, log);
+    return new Running(loop, state, log, writer);
   }
 }

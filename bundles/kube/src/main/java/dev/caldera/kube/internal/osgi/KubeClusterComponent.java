@@ -294,6 +294,12 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   }
 
   @Override
+  public boolean awaitApplied(Duration timeout) throws InterruptedException {
+    KubeCluster c = cluster;
+    return c == null || c.awaitWritesIdle(timeout);
+  }
+
+  @Override
   public ClusterWriter.Accepted accepted() {
     KubeCounters c = cluster.counters();
     return new ClusterWriter.Accepted(c.bindsSucceeded(), c.evictionsSucceeded());
