@@ -239,11 +239,8 @@ class ImageTarballIT {
    */
   @Test
   void theAmd64ImageRunsInItsOwnRootFileSystem() throws Exception {
-    assumeTrue(System.getProperty("os.arch").equals("amd64"), "not an amd64 machine");
-    assumeTrue("root".equals(System.getProperty("user.name")), "unshare and chroot need root");
-    assumeTrue(
-        succeeds(List.of("unshare", "--mount", "--pid", "--fork", "true")),
-        "unshare --mount --pid does not work here");
+    String unavailable = ContainerRun.unavailable();
+    assumeTrue(unavailable == null, unavailable);
     OciImageTarball image = image("amd64", work.resolve("tarball"));
     Path root = Files.createDirectories(work.resolve("root"));
     image.unpackLayers(root);
@@ -274,7 +271,7 @@ class ImageTarballIT {
         List.of("run", "--duration", "8s", "--status-interval", "2s", "--admin-address", "off"));
     // With the JVM's class loading logged (the image's JDK_JAVA_OPTIONS kept): most classes,
     // Felix's bundles' among them, come from the class data archives the build made in the image.
-    String imageJvmOptions = env(image).get("JDK_JAVA_OPTIONS");
+    String imageJvmOptions = image.environment().get("JDK_JAVA_OPTIONS");
     Result scheduler =
         inImage(
             root,
@@ -313,58 +310,16 @@ class ImageTarballIT {
     return inImage(root, image, command, Map.of());
   }
 
-  /** The image's environment, as a container runtime gives it to the entrypoint. */
-  private static Map<String, String> env(OciImageTarball image) {
-    Map<String, String> env = new TreeMap<>();
-    for (String entry : strings(image.config.path("config").path("Env"))) {
-      int eq = entry.indexOf('=');
-      env.put(entry.substring(0, eq), entry.substring(eq + 1));
-    }
-    return env;
-  }
-
   private static Result inImage(
       Path root, OciImageTarball image, List<String> command, Map<String, String> envOverrides)
       throws IOException, InterruptedException {
-    List<String> line =
-        new ArrayList<>(
-            List.of(
-                "unshare",
-                "--mount",
-                "--pid",
-                "--fork",
-                "--mount-proc=" + root.resolve("proc"),
-                "sh",
-                "-c",
-                "mount --rbind /dev \"$0/dev\" && exec chroot --userspec=10001:10001 \"$0\" \"$@\"",
-                root.toString()));
-    line.addAll(command);
-    ProcessBuilder pb = new ProcessBuilder(line).redirectErrorStream(true);
-    // The image's environment only (chroot and sh are found on the host's PATH before the chroot).
-    Map<String, String> env = pb.environment();
-    String hostPath = env.get("PATH");
-    env.clear();
-    env.putAll(env(image));
+    Map<String, String> env = new TreeMap<>(image.environment());
     env.putAll(envOverrides);
-    env.put("PATH", env.getOrDefault("PATH", "") + ":" + hostPath);
-    Process p = pb.start();
+    Process p = ContainerRun.builder(root, env, command).start();
     p.getOutputStream().close();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("finished within 60 s").isTrue();
     return new Result(p.exitValue(), output);
-  }
-
-  private static boolean succeeds(List<String> command) {
-    try {
-      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-      p.getInputStream().readAllBytes();
-      return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
   }
 
   private static Map<String, Long> distribution() throws IOException {

@@ -127,6 +127,17 @@ final class OciImageTarball {
     return "sha256:" + HexFormat.of().formatHex(sha.digest());
   }
 
+  /** The image's environment ({@code config.Env}), as a container runtime gives it. */
+  Map<String, String> environment() {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (JsonNode entry : config.path("config").path("Env")) {
+      String e = entry.asText();
+      int eq = e.indexOf('=');
+      env.put(e.substring(0, eq), e.substring(eq + 1));
+    }
+    return env;
+  }
+
   /** The config's {@code diff_id}s: the SHA-256 of each layer uncompressed. */
   String uncompressedDigest(String digest) throws IOException {
     MessageDigest sha = sha256();
