@@ -9,6 +9,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -127,16 +128,27 @@ final class PrometheusMetrics {
       return response;
     } catch (TimeoutException e) {
       future.cancel(true);
-      throw new UnavailableException(
-          what + ": no answer within " + timeout.toMillis() + "ms (usage.metrics.timeout)", e);
+      throw failure(what, e, timeout);
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause() == null ? e : e.getCause();
-      throw new UnavailableException(what + ": " + describe(cause), cause);
+      throw failure(what, e.getCause() == null ? e : e.getCause(), timeout);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       future.cancel(true);
       throw new UnavailableException(what + ": interrupted", e);
     }
+  }
+
+  /**
+   * The error for a query that failed with {@code cause}. The request carries the same timeout as
+   * the wait for it, so either may end it first; both are one and the same warning, so that the
+   * plugin does not warn again for a message that only differs in which timer fired.
+   */
+  static UnavailableException failure(String what, Throwable cause, Duration timeout) {
+    if (cause instanceof TimeoutException || cause instanceof HttpTimeoutException) {
+      return new UnavailableException(
+          what + ": no answer within " + timeout.toMillis() + "ms (usage.metrics.timeout)", cause);
+    }
+    return new UnavailableException(what + ": " + describe(cause), cause);
   }
 
   private static String describe(Throwable t) {

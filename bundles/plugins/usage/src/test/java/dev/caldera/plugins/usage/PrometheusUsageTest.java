@@ -130,6 +130,30 @@ class PrometheusUsageTest {
   }
 
   @Test
+  void theRequestsOwnTimeout_andTheWaitForIt_giveTheSameError() {
+    // The request carries the timeout the wait for it has: whichever fires first, one message,
+    // so the plugin warns once (the test above could see either).
+    String what = "Prometheus http://p:9090, query cpu_usage_avg_10m";
+    Duration timeout = Duration.ofMillis(300);
+
+    String byTheClient =
+        PrometheusMetrics.failure(
+                what, new java.net.http.HttpTimeoutException("request timed out"), timeout)
+            .getMessage();
+    String byTheWait =
+        PrometheusMetrics.failure(what, new java.util.concurrent.TimeoutException(), timeout)
+            .getMessage();
+
+    assertThat(byTheClient)
+        .isEqualTo(byTheWait)
+        .isEqualTo(what + ": no answer within 300ms (usage.metrics.timeout)");
+    assertThat(
+            PrometheusMetrics.failure(what, new java.net.ConnectException("refused"), timeout)
+                .getMessage())
+        .isEqualTo(what + ": ConnectException refused");
+  }
+
+  @Test
   void anErrorAnswer_isReportedWithTheStatus() {
     node("busy");
     prometheus.answer(503, "service unavailable");
