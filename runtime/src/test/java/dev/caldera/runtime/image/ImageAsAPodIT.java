@@ -32,14 +32,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Opt-in, like bundles/kube's RealClusterTest: with {@code CALDERA_TEST_KUBECONFIG} naming an API
- * server (admin rights), the amd64 image runs as the shipped Deployment runs it, the way a kubelet
- * would start its pod: the Deployment's arguments and environment, the ConfigMap's files where its
- * volume puts them, the service account's token, CA and namespace where Kubernetes mounts them,
- * {@code KUBERNETES_SERVICE_HOST/PORT}, and the image's entrypoint as user 10001 in its own root
- * file system ({@link ContainerRun}). Two things differ, both visible below: the scheduler name is
- * a new one per run (the Deployment's {@code CALDERA_SCHEDULER_NAME}, so no other scheduler takes
- * the test's pods) and the admin API listens on a free port instead of 8080. Needs kubectl, root,
- * unshare and an amd64 machine; skipped otherwise, saying which.
+ * server (admin rights), two replicas of the amd64 image run as the shipped Deployment runs them,
+ * the way a kubelet would start its pods: the Deployment's arguments and environment, the
+ * ConfigMap's files where its volume puts them, the service account's token, CA and namespace where
+ * Kubernetes mounts them, {@code KUBERNETES_SERVICE_HOST/PORT}, and the image's entrypoint as user
+ * 10001 in its own root file system ({@link ContainerRun}). Two things differ, both visible below:
+ * the scheduler name is a new one per run (the Deployment's {@code CALDERA_SCHEDULER_NAME}, so no
+ * other scheduler takes the test's pods) and the admin API listens on a free port instead of 8080.
+ * Needs kubectl, root, unshare and an amd64 machine; skipped otherwise, saying which.
  */
 class ImageAsAPodIT {
 
@@ -58,9 +58,32 @@ class ImageAsAPodIT {
   private final List<String> nodes = List.of(ns + "-a", ns + "-b");
   private Kubectl kubectl;
 
+  /** One replica of the Deployment: its own root file system, admin port, process and output. */
+  private record Replica(String name, Path root, int adminPort, Process process, Path outputFile) {
+
+    URI admin(String path) {
+      return URI.create("http://127.0.0.1:" + adminPort + path);
+    }
+
+    String output() throws IOException {
+      return Files.readString(outputFile);
+    }
+
+    /** What a kubelet does to stop the container: SIGTERM to its first process, the JVM here. */
+    int stop() throws Exception {
+      process.toHandle().children().findFirst().orElseThrow().destroy();
+      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(name + " stopped within 60 s").isTrue();
+      return process.exitValue();
+    }
+
+    void kill() {
+      process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+    }
+  }
+
   @Test
-  void theImageRunsAsTheDeploymentSays_leadsBindsAGangAndHandsTheLeaseBackOnSigterm()
-      throws Exception {
+  void twoReplicasOfTheImage_oneLeadsAndBinds_theOtherTakesOverWhenItIsStopped() throws Exception {
     String kubeconfig = System.getenv("CALDERA_TEST_KUBECONFIG");
     assumeTrue(
         kubeconfig != null && !kubeconfig.isBlank(),
@@ -80,13 +103,72 @@ class ImageAsAPodIT {
         "the lease caldera-system/caldera-scheduler is held by "
             + (lease == null ? "" : lease.path("spec").path("holderIdentity").asText()));
 
+    OciImageTarball image = OciImageTarball.open(tarball, work.resolve("tarball"));
+    HttpClient http = HttpClient.newHttpClient();
+    List<Replica> replicas = new ArrayList<>();
+    try {
+      Replica first = start(image, podName + "-a");
+      replicas.add(first);
+      await(
+          "/readyz of " + first.name() + " says running",
+          () -> state(http, first, "running"),
+          first);
+      Replica second = start(image, podName + "-b");
+      replicas.add(second);
+      await(
+          "/readyz of " + second.name() + " says standby",
+          () -> state(http, second, "standby"),
+          second);
+      assertThat(get(http, second.admin("/metrics"))).contains("caldera_leader 0.0");
+
+      createGang();
+      await(
+          "the gang bound to the test's nodes",
+          () -> bound(List.of("gang-0", "gang-1", "gang-2")),
+          first);
+      assertThat(get(http, first.admin("/metrics")))
+          .contains("caldera_leader 1.0", "caldera_binds_total 3.0");
+      assertThat(kubectl.json("-n", ns, "get", "events").path("items").findValuesAsText("reason"))
+          .contains("Scheduled");
+      assertThat(leaseHolder()).startsWith(first.name());
+
+      assertThat(first.stop()).as(first.output()).isZero();
+      assertThat(first.output())
+          .contains("SchedulerStopped: after", "sessions: 3 binds, 0 evictions");
+      // The lease was handed back (a 1 s duration), so the standby takes over at once.
+      await(
+          "/readyz of " + second.name() + " says running",
+          () -> state(http, second, "running"),
+          second);
+      assertThat(leaseHolder()).startsWith(second.name());
+      createPod("solo", 1);
+      await("the new pod bound by the new leader", () -> bound(List.of("solo-0")), second);
+      assertThat(get(http, second.admin("/metrics")))
+          .contains("caldera_leader 1.0", "caldera_binds_total 1.0");
+
+      assertThat(second.stop()).as(second.output()).isZero();
+      assertThat(
+              kubectl
+                  .json("-n", SYSTEM_NS, "get", "lease", "caldera-scheduler")
+                  .path("spec")
+                  .path("leaseDurationSeconds")
+                  .asInt())
+          .as("the lease handed back again")
+          .isEqualTo(1);
+    } finally {
+      replicas.forEach(Replica::kill);
+      cleanUp();
+    }
+  }
+
+  /** A replica of the Deployment's pod, started as a kubelet would start it. */
+  private Replica start(OciImageTarball image, String name) throws Exception {
     JsonNode deployment = YAML.readTree(DEPLOY.resolve("base/deployment.yaml").toFile());
     JsonNode pod = deployment.path("spec").path("template").path("spec");
     JsonNode container = pod.path("containers").path(0);
-    OciImageTarball image = OciImageTarball.open(tarball, work.resolve("tarball"));
-    Path root = podRoot(image, pod, container);
+    Path root = podRoot(image, pod, container, work.resolve(name));
     int adminPort = freePort();
-    Map<String, String> env = environment(image, container);
+    Map<String, String> env = environment(image, container, name);
     List<String> command = new ArrayList<>();
     image.config.path("config").path("Entrypoint").forEach(a -> command.add(a.asText()));
     for (JsonNode arg : container.path("args")) {
@@ -96,50 +178,23 @@ class ImageAsAPodIT {
               ? "--admin-address=127.0.0.1:" + adminPort
               : expanded);
     }
-    Path output = work.resolve("pod.log");
+    Path output = work.resolve(name + ".log");
     Process process =
         ContainerRun.builder(root, env, command).redirectOutput(output.toFile()).start();
-    try {
-      createGang();
-      HttpClient http = HttpClient.newHttpClient();
-      URI admin = URI.create("http://127.0.0.1:" + adminPort);
+    return new Replica(name, root, adminPort, process, output);
+  }
 
-      await(
-          "/readyz says running",
-          () -> {
-            String body = get(http, admin.resolve("/readyz"));
-            return body != null && body.contains("\"state\" : \"running\"");
-          },
-          output);
-      await("the gang bound to the test's nodes", this::gangBound, output);
-      String metrics = get(http, admin.resolve("/metrics"));
-      assertThat(metrics).contains("caldera_leader 1.0", "caldera_binds_total 3.0");
-      JsonNode events = kubectl.json("-n", ns, "get", "events");
-      assertThat(events.path("items").findValuesAsText("reason")).contains("Scheduled");
-      String holder =
-          kubectl
-              .json("-n", SYSTEM_NS, "get", "lease", "caldera-scheduler")
-              .path("spec")
-              .path("holderIdentity")
-              .asText();
-      assertThat(holder).startsWith(podName);
+  private static boolean state(HttpClient http, Replica replica, String state) {
+    String body = get(http, replica.admin("/readyz"));
+    return body != null && body.contains("\"state\" : \"" + state + "\"");
+  }
 
-      // A kubelet stops a container with SIGTERM to its first process: the JVM here.
-      ProcessHandle jvm = process.toHandle().children().findFirst().orElseThrow();
-      jvm.destroy();
-      assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("stopped within 60 s").isTrue();
-      assertThat(process.exitValue()).as(Files.readString(output)).isZero();
-      assertThat(Files.readString(output))
-          .contains("SchedulerStopped: after", "sessions: 3 binds, 0 evictions");
-      JsonNode released = kubectl.json("-n", SYSTEM_NS, "get", "lease", "caldera-scheduler");
-      assertThat(released.path("spec").path("leaseDurationSeconds").asInt())
-          .as("the lease handed back (a 1 s duration: the next replica takes it at once)")
-          .isEqualTo(1);
-    } finally {
-      process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-      process.destroyForcibly();
-      cleanUp();
-    }
+  private String leaseHolder() throws IOException, InterruptedException {
+    return kubectl
+        .json("-n", SYSTEM_NS, "get", "lease", "caldera-scheduler")
+        .path("spec")
+        .path("holderIdentity")
+        .asText();
   }
 
   /** The CRDs and the base's namespace, RBAC and ConfigMap, as `kubectl apply` installs them. */
@@ -176,9 +231,9 @@ class ImageAsAPodIT {
    * The image's layers, with what Kubernetes adds to the pod's file system: the ConfigMap's items
    * where the Deployment's volume mounts them, the writable log volume, and the service account.
    */
-  private Path podRoot(OciImageTarball image, JsonNode pod, JsonNode container)
+  private Path podRoot(OciImageTarball image, JsonNode pod, JsonNode container, Path dir)
       throws IOException, InterruptedException {
-    Path root = Files.createDirectories(work.resolve("root"));
+    Path root = Files.createDirectories(dir);
     image.unpackLayers(root);
     Files.createDirectories(root.resolve("proc"));
     Files.createDirectories(root.resolve("dev"));
@@ -220,7 +275,7 @@ class ImageAsAPodIT {
   }
 
   /** The image's environment, then the container's: what a kubelet gives the entrypoint. */
-  private Map<String, String> environment(OciImageTarball image, JsonNode container)
+  private Map<String, String> environment(OciImageTarball image, JsonNode container, String podName)
       throws IOException, InterruptedException {
     Map<String, String> env = new TreeMap<>(image.environment());
     URI server = URI.create(kubectl.server());
@@ -252,6 +307,7 @@ class ImageAsAPodIT {
     return m.appendTail(out).toString();
   }
 
+  /** The test's namespace, queue and two nodes, and a gang of three pending pods. */
   private void createGang() throws IOException, InterruptedException {
     StringBuilder yaml = new StringBuilder();
     yaml.append(
@@ -268,13 +324,8 @@ class ImageAsAPodIT {
         kind: Queue
         metadata: {name: %s}
         spec: {weight: 1}
-        ---
-        apiVersion: scheduling.volcano.sh/v1beta1
-        kind: PodGroup
-        metadata: {name: gang, namespace: %s}
-        spec: {minMember: 3, queue: %s}
         """
-            .formatted(ns, ns, ns, ns, ns));
+            .formatted(ns, ns, ns));
     for (String node : nodes) {
       yaml.append(
           """
@@ -288,7 +339,22 @@ class ImageAsAPodIT {
           """
               .formatted(node, run));
     }
-    for (int i = 0; i < 3; i++) {
+    kubectl.applyStdin(yaml.toString());
+    createPod("gang", 3);
+  }
+
+  /** A pod group of {@code size} and its pods {@code group-0...}, each asking for 2 CPUs. */
+  private void createPod(String group, int size) throws IOException, InterruptedException {
+    StringBuilder yaml =
+        new StringBuilder(
+            """
+            apiVersion: scheduling.volcano.sh/v1beta1
+            kind: PodGroup
+            metadata: {name: %s, namespace: %s}
+            spec: {minMember: %d, queue: %s}
+            """
+                .formatted(group, ns, size, ns));
+    for (int i = 0; i < size; i++) {
       // Tolerations: a node without a kubelet is tainted not-ready (at creation, or by a
       // controller manager's node lifecycle controller).
       yaml.append(
@@ -297,9 +363,9 @@ class ImageAsAPodIT {
           apiVersion: v1
           kind: Pod
           metadata:
-            name: gang-%d
+            name: %s-%d
             namespace: %s
-            annotations: {scheduling.k8s.io/group-name: gang}
+            annotations: {scheduling.k8s.io/group-name: %s}
           spec:
             schedulerName: %s
             nodeSelector: {caldera-image-e2e: "%s"}
@@ -309,16 +375,22 @@ class ImageAsAPodIT {
             containers:
             - {name: c, image: busybox, resources: {requests: {cpu: "2", memory: 1Gi}}}
           """
-              .formatted(i, ns, schedulerName, run));
+              .formatted(group, i, ns, group, schedulerName, run));
     }
     kubectl.applyStdin(yaml.toString());
   }
 
-  private boolean gangBound() {
+  /** Whether every one of {@code pods} is bound to one of the test's nodes. */
+  private boolean bound(List<String> pods) {
     try {
-      JsonNode pods = kubectl.json("-n", ns, "get", "pods");
-      List<String> boundTo = pods.path("items").findValuesAsText("nodeName");
-      return pods.path("items").size() == 3 && boundTo.size() == 3 && nodes.containsAll(boundTo);
+      for (String pod : pods) {
+        String node =
+            kubectl.json("-n", ns, "get", "pod", pod).path("spec").path("nodeName").asText();
+        if (!nodes.contains(node)) {
+          return false;
+        }
+      }
+      return true;
     } catch (IOException | InterruptedException e) {
       return false;
     }
@@ -341,13 +413,13 @@ class ImageAsAPodIT {
     }
   }
 
-  private static void await(String what, BooleanSupplier condition, Path output)
+  private static void await(String what, BooleanSupplier condition, Replica replica)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError(
-            what + ": not within 90 s; the pod's output:\n" + Files.readString(output));
+            what + ": not within 90 s; the output of " + replica.name() + ":\n" + replica.output());
       }
       Thread.sleep(500);
     }
