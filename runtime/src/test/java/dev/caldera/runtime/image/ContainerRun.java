@@ -1,6 +1,7 @@
 package dev.caldera.runtime.image;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +31,18 @@ final class ContainerRun {
       return "unshare --mount --pid does not work here";
     }
     return null;
+  }
+
+  /**
+   * {@code image}'s layers unpacked into {@code dir}, with the mount points {@link #builder} needs
+   * (/proc and /dev): the root file system a command of the image runs in.
+   */
+  static Path unpack(OciImageTarball image, Path dir) throws IOException {
+    Path root = Files.createDirectories(dir);
+    image.unpackLayers(root);
+    Files.createDirectories(root.resolve("proc"));
+    Files.createDirectories(root.resolve("dev"));
+    return root;
   }
 
   /**

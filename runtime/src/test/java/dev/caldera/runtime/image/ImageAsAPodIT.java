@@ -59,7 +59,7 @@ class ImageAsAPodIT {
   private Kubectl kubectl;
 
   /** One replica of the Deployment: its own root file system, admin port, process and output. */
-  private record Replica(String name, Path root, int adminPort, Process process, Path outputFile) {
+  private record Replica(String name, int adminPort, Process process, Path outputFile) {
 
     URI admin(String path) {
       return URI.create("http://127.0.0.1:" + adminPort + path);
@@ -109,16 +109,10 @@ class ImageAsAPodIT {
     try {
       Replica first = start(image, podName + "-a");
       replicas.add(first);
-      await(
-          "/readyz of " + first.name() + " says running",
-          () -> state(http, first, "running"),
-          first);
+      awaitState(http, first, "running");
       Replica second = start(image, podName + "-b");
       replicas.add(second);
-      await(
-          "/readyz of " + second.name() + " says standby",
-          () -> state(http, second, "standby"),
-          second);
+      awaitState(http, second, "standby");
       assertThat(get(http, second.admin("/metrics"))).contains("caldera_leader 0.0");
 
       createGang();
@@ -130,29 +124,21 @@ class ImageAsAPodIT {
           .contains("caldera_leader 1.0", "caldera_binds_total 3.0");
       assertThat(kubectl.json("-n", ns, "get", "events").path("items").findValuesAsText("reason"))
           .contains("Scheduled");
-      assertThat(leaseHolder()).startsWith(first.name());
+      assertThat(lease().path("holderIdentity").asText()).startsWith(first.name());
 
       assertThat(first.stop()).as(first.output()).isZero();
       assertThat(first.output())
           .contains("SchedulerStopped: after", "sessions: 3 binds, 0 evictions");
       // The lease was handed back (a 1 s duration), so the standby takes over at once.
-      await(
-          "/readyz of " + second.name() + " says running",
-          () -> state(http, second, "running"),
-          second);
-      assertThat(leaseHolder()).startsWith(second.name());
+      awaitState(http, second, "running");
+      assertThat(lease().path("holderIdentity").asText()).startsWith(second.name());
       createPod("solo", 1);
       await("the new pod bound by the new leader", () -> bound(List.of("solo-0")), second);
       assertThat(get(http, second.admin("/metrics")))
           .contains("caldera_leader 1.0", "caldera_binds_total 1.0");
 
       assertThat(second.stop()).as(second.output()).isZero();
-      assertThat(
-              kubectl
-                  .json("-n", SYSTEM_NS, "get", "lease", "caldera-scheduler")
-                  .path("spec")
-                  .path("leaseDurationSeconds")
-                  .asInt())
+      assertThat(lease().path("leaseDurationSeconds").asInt())
           .as("the lease handed back again")
           .isEqualTo(1);
     } finally {
@@ -181,20 +167,24 @@ class ImageAsAPodIT {
     Path output = work.resolve(name + ".log");
     Process process =
         ContainerRun.builder(root, env, command).redirectOutput(output.toFile()).start();
-    return new Replica(name, root, adminPort, process, output);
+    return new Replica(name, adminPort, process, output);
   }
 
-  private static boolean state(HttpClient http, Replica replica, String state) {
-    String body = get(http, replica.admin("/readyz"));
-    return body != null && body.contains("\"state\" : \"" + state + "\"");
+  /** Waits until {@code replica}'s /readyz reports {@code state}. */
+  private static void awaitState(HttpClient http, Replica replica, String state)
+      throws IOException, InterruptedException {
+    await(
+        "/readyz of " + replica.name() + " says " + state,
+        () -> {
+          String body = get(http, replica.admin("/readyz"));
+          return body != null && body.contains("\"state\" : \"" + state + "\"");
+        },
+        replica);
   }
 
-  private String leaseHolder() throws IOException, InterruptedException {
-    return kubectl
-        .json("-n", SYSTEM_NS, "get", "lease", "caldera-scheduler")
-        .path("spec")
-        .path("holderIdentity")
-        .asText();
+  /** The spec of the Lease the replicas compete for. */
+  private JsonNode lease() throws IOException, InterruptedException {
+    return kubectl.json("-n", SYSTEM_NS, "get", "lease", "caldera-scheduler").path("spec");
   }
 
   /** The CRDs and the base's namespace, RBAC and ConfigMap, as `kubectl apply` installs them. */
@@ -233,10 +223,7 @@ class ImageAsAPodIT {
    */
   private Path podRoot(OciImageTarball image, JsonNode pod, JsonNode container, Path dir)
       throws IOException, InterruptedException {
-    Path root = Files.createDirectories(dir);
-    image.unpackLayers(root);
-    Files.createDirectories(root.resolve("proc"));
-    Files.createDirectories(root.resolve("dev"));
+    Path root = ContainerRun.unpack(image, dir);
     Map<String, JsonNode> volumes = new TreeMap<>();
     pod.path("volumes").forEach(v -> volumes.put(v.path("name").asText(), v));
     for (JsonNode mount : container.path("volumeMounts")) {
@@ -450,18 +437,20 @@ class ImageAsAPodIT {
   private record Kubectl(String kubeconfig) {
 
     String run(String... args) throws IOException, InterruptedException {
-      Result r = exec(null, args);
+      return succeeding(null, args);
+    }
+
+    void applyStdin(String yaml) throws IOException, InterruptedException {
+      succeeding(yaml, "apply", "-f", "-");
+    }
+
+    private String succeeding(String stdin, String... args)
+        throws IOException, InterruptedException {
+      Result r = exec(stdin, args);
       if (r.exit != 0) {
         throw new AssertionError("kubectl " + String.join(" ", args) + ": " + r.output);
       }
       return r.output;
-    }
-
-    void applyStdin(String yaml) throws IOException, InterruptedException {
-      Result r = exec(yaml, "apply", "-f", "-");
-      if (r.exit != 0) {
-        throw new AssertionError("kubectl apply: " + r.output);
-      }
     }
 
     void quietly(String... args) throws IOException, InterruptedException {

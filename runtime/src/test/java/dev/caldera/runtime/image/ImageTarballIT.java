@@ -242,10 +242,7 @@ class ImageTarballIT {
     String unavailable = ContainerRun.unavailable();
     assumeTrue(unavailable == null, unavailable);
     OciImageTarball image = image("amd64", work.resolve("tarball"));
-    Path root = Files.createDirectories(work.resolve("root"));
-    image.unpackLayers(root);
-    Files.createDirectories(root.resolve("proc"));
-    Files.createDirectories(root.resolve("dev"));
+    Path root = ContainerRun.unpack(image, work.resolve("root"));
     List<String> entrypoint = strings(image.config.path("config").path("Entrypoint"));
 
     Result version = inImage(root, image, List.of("/opt/java/bin/java", "-version"));
