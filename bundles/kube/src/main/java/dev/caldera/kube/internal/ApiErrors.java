@@ -29,37 +29,49 @@ public final class ApiErrors {
     // fabric8 wraps the exception that carries the status in one without it ("An error has
     // occurred."): the first in the chain with an HTTP answer speaks for all.
     for (Throwable x = c; x != null; x = x.getCause()) {
-      if (x instanceof KubernetesClientException k && (k.getCode() != 0 || k.getStatus() != null)) {
+      if (x instanceof KubernetesClientException k && (k.getCode() > 0 || k.getStatus() != null)) {
         return describe(k);
       }
     }
     if (c instanceof KubernetesClientException k) {
       return describe(k);
     }
-    String text = c.getMessage() == null ? "" : ": " + c.getMessage();
-    Throwable root = c.getCause();
-    String because =
-        root == null || root == c
-            ? ""
-            : " ("
-                + root.getClass().getSimpleName()
-                + (root.getMessage() == null ? "" : ": " + root.getMessage())
-                + ")";
-    return c.getClass().getSimpleName() + text + because;
+    return chain(c);
   }
+
+  /**
+   * {@code t} and its causes, each as its class and message: {@code IOException (ConnectException:
+   * Connection refused)}. The JDK's HTTP client wraps the reason a connection failed in exceptions
+   * without a message, so the first link alone often says nothing.
+   */
+  private static String chain(Throwable t) {
+    StringBuilder out = new StringBuilder();
+    int depth = 0;
+    for (Throwable x = t; x != null && depth < MAX_CAUSES; x = x.getCause(), depth++) {
+      if (depth > 0) {
+        out.append(" (");
+      }
+      out.append(x.getClass().getSimpleName());
+      if (x.getMessage() != null && !x.getMessage().isBlank()) {
+        out.append(": ").append(x.getMessage().strip().replace('\n', ' '));
+      }
+    }
+    out.append(")".repeat(Math.max(0, depth - 1)));
+    return out.toString();
+  }
+
+  private static final int MAX_CAUSES = 4;
 
   private static String describe(KubernetesClientException k) {
     Status status = k.getStatus();
     int code = k.getCode();
-    if (code == 0) {
-      // No answer from the server at all: say what the connection did.
+    if (code <= 0) {
+      // No answer from the server at all (fabric8 says 0 or -1): say what the connection did.
       Throwable root = k.getCause();
       return "no answer from the API server"
           + (root == null
               ? (k.getMessage() == null ? "" : ": " + k.getMessage())
-              : ": "
-                  + root.getClass().getSimpleName()
-                  + (root.getMessage() == null ? "" : ": " + root.getMessage()));
+              : ": " + chain(root));
     }
     StringBuilder out = new StringBuilder("HTTP ").append(code);
     String reason = status == null ? null : status.getReason();

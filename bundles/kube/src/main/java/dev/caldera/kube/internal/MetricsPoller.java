@@ -38,6 +38,11 @@ final class MetricsPoller {
     return served;
   }
 
+  /** The warning for a failed read: the HTTP status and reason, or what the connection did. */
+  static String failure(RuntimeException e) {
+    return "reading node metrics failed: " + ApiErrors.describe(e);
+  }
+
   /** Reads the metrics once; never throws. */
   void poll() {
     NodeMetricsList list;
@@ -51,11 +56,11 @@ final class MetricsPoller {
         served = false;
         cache.setMetrics(Map.of());
       } else {
-        LOG.log(Level.WARNING, () -> "reading node metrics failed: " + e.getMessage());
+        LOG.log(Level.WARNING, () -> failure(e));
       }
       return;
     } catch (RuntimeException e) {
-      LOG.log(Level.WARNING, () -> "reading node metrics failed: " + e);
+      LOG.log(Level.WARNING, () -> failure(e));
       return;
     }
     served = true;
