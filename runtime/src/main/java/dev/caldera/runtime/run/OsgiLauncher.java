@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -59,11 +60,16 @@ public final class OsgiLauncher {
 
   private static final Duration DEPLOY_WAIT = Duration.ofSeconds(20);
   private static final Duration LOOP_WAIT = Duration.ofSeconds(20);
+  static final Duration SCR_LOCK_TIMEOUT = Duration.ofMinutes(10);
 
   private final RunOptions options;
   private final PrintStream out;
   private final PrintStream err;
   private final AtomicBoolean stopping = new AtomicBoolean();
+
+  /** The runs of this process whose scheduling loop has started ({@link #stopRunning}). */
+  private static final Set<OsgiLauncher> RUNNING = ConcurrentHashMap.newKeySet();
+
   private final CountDownLatch stopped = new CountDownLatch(1);
   private Framework framework;
 
@@ -105,6 +111,7 @@ public final class OsgiLauncher {
       BundleContext context = framework.getBundleContext();
       setStartLevel(PLUGIN_LEVEL);
       int plugins = awaitDeployed(context);
+      RUNNING.add(this);
       setStartLevel(LOOP_LEVEL);
       if (kube != null) {
         out.println("caldera: cluster: " + kube.describe());
@@ -158,9 +165,19 @@ public final class OsgiLauncher {
       err.println("error: " + e.getMessage());
       return 1;
     } finally {
+      RUNNING.remove(this);
       stopFramework();
       deleteRecursively(storage);
     }
+  }
+
+  /**
+   * Stops every run of this process whose scheduling loop has started, after the session in flight,
+   * as SIGTERM would; {@code why} is printed. For a caller that runs {@code caldera run} in its own
+   * JVM and knows when it is done ({@code caldera cds-training}).
+   */
+  public static void stopRunning(String why) {
+    RUNNING.forEach(run -> run.stop(why));
   }
 
   // ---- A snapshot without a running scheduler (issue 20) ---------------------------------------
@@ -302,6 +319,12 @@ public final class OsgiLauncher {
     p.put(Constants.FRAMEWORK_BEGINNING_STARTLEVEL, Integer.toString(LIBRARY_LEVEL));
     p.put("felix.log.level", "1");
     p.put("ds.loglevel", "warn");
+    // A component that asks for a service whose component is still activating waits this long for
+    // it (SCR's default is 5 s) and then fails for good. The kube component connects in its
+    // activation: on a CPU-starved start (a pod with a 50m limit, an emulated JVM) that took longer
+    // than 5 s, and the scheduling loop never started. A real deadlock still shows: /readyz says
+    // the loop is not running.
+    p.put("ds.lock.timeout.milliseconds", Long.toString(SCR_LOCK_TIMEOUT.toMillis()));
     p.put("felix.fileinstall.dir", options.deploy().toAbsolutePath().toString());
     p.put("felix.fileinstall.poll", "250");
     p.put("felix.fileinstall.noInitialDelay", "true");

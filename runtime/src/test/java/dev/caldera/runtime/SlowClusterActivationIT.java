@@ -1,0 +1,105 @@
+package dev.caldera.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The distribution's {@code caldera run --kubeconfig} schedules when connecting takes longer than
+ * Declarative Services' default lock timeout (5 s): the scheduling loop asks for the cluster while
+ * the kube component is still activating, and must wait for it, not fail for good. On a CPU-starved
+ * start (a pod with a 50m CPU limit) the component's activation took that long, and the loop never
+ * started. Here the activation is held the way a cloud's kubeconfig can hold it: its credential
+ * plugin ({@code users[].user.exec}, run while the client is built) answers after {@link
+ * #HELD_SECONDS}.
+ */
+class SlowClusterActivationIT {
+
+  private static final Path DIST = Path.of("target/caldera");
+
+  /** Long enough that the loop asks for the cluster, and would give up, before it is connected. */
+  private static final long HELD_SECONDS = 15;
+
+  @TempDir Path work;
+
+  @Test
+  void theLoopWaitsForAClusterThatTakesLongToConnect_andBinds() throws Exception {
+    assumeTrue(
+        Files.isExecutable(DIST.resolve("bin/caldera")), "the distribution was not built: " + DIST);
+    assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "no /bin/sh for the credential plugin");
+    Path output = work.resolve("run.out");
+    try (TrainingApiServer api = TrainingApiServer.start(DIST.resolve("conf/demo"), 1)) {
+      Path kubeconfig = work.resolve("kubeconfig");
+      Files.writeString(
+          kubeconfig,
+          String.join(
+              "\n",
+              "apiVersion: v1",
+              "kind: Config",
+              "clusters:",
+              "- name: slow",
+              "  cluster: {server: '" + api.url() + "'}",
+              "users:",
+              "- name: slow",
+              "  user:",
+              "    exec:",
+              "      apiVersion: client.authentication.k8s.io/v1",
+              "      interactiveMode: Never",
+              "      command: /bin/sh",
+              "      args:",
+              "      - -c",
+              "      - >-",
+              "        sleep "
+                  + HELD_SECONDS
+                  + "; echo '{\"apiVersion\":"
+                  + " \"client.authentication.k8s.io/v1\", \"kind\": \"ExecCredential\","
+                  + " \"status\": {\"token\": \"slow\"}}'",
+              "contexts:",
+              "- name: slow",
+              "  context: {cluster: slow, user: slow}",
+              "current-context: slow",
+              ""));
+      Process run =
+          new ProcessBuilder(
+                  DIST.resolve("bin/caldera").toString(),
+                  "run",
+                  "--kubeconfig",
+                  kubeconfig.toString(),
+                  "--duration",
+                  "90s",
+                  "--admin-address",
+                  "off",
+                  "--status-interval",
+                  "0",
+                  "--log",
+                  work.resolve("caldera.log").toString())
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
+      long started = System.nanoTime();
+      try {
+        long deadline = started + TimeUnit.SECONDS.toNanos(HELD_SECONDS + 60);
+        while (api.binds() < api.pods() && run.isAlive() && System.nanoTime() < deadline) {
+          Thread.sleep(100);
+        }
+      } finally {
+        run.destroy();
+        run.waitFor(30, TimeUnit.SECONDS);
+        run.destroyForcibly();
+      }
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+      String out = Files.readString(output, StandardCharsets.UTF_8);
+      assertThat(api.binds()).as("binds; the run printed:%n%s", out).isEqualTo(api.pods());
+      assertThat(seconds)
+          .as("seconds to the binds: the plugin held the connection")
+          .isGreaterThanOrEqualTo(HELD_SECONDS);
+      assertThat(out).doesNotContain("Could not get service");
+    }
+  }
+}
