@@ -11,8 +11,12 @@
 # paths). So the archives are made by the image's own JVM, run as the image runs it: the image's
 # files are staged in a directory, dated as Jib dates them (1970-01-01T00:00:01Z), and the JVM is
 # started there under chroot. That needs root, unshare and chroot, and a machine of the image's
-# architecture; without them (or with CALDERA_CDS_SKIP=true) the layer holds the arguments file
-# with the class path only, the image starts without archives, and this script says why.
+# architecture or QEMU's user-mode emulator for it (qemu-aarch64-static or qemu-x86_64-static,
+# Debian's qemu-user-static; copied into the staged root and run explicitly, so no binfmt_misc
+# registration is needed). Emulated, the JVM is slower but writes the same archives: they hold
+# classes and metadata, not machine code. Without these (or with CALDERA_CDS_SKIP=true) the layer
+# holds the arguments file with the class path only, the image starts without archives, and this
+# script says why.
 #
 # Usage: class-data-layer.sh ARCH DIST ROOTFS OUT
 #   DIST the distribution (runtime/target/caldera), ROOTFS runtime/image/rootfs/ARCH (os/, jre/).
@@ -42,7 +46,18 @@ case $(uname -m) in
   *) machine=$(uname -m) ;;
 esac
 [ "${CALDERA_CDS_SKIP:-false}" != true ] || without_archives "-Dcaldera.cds.skip=true"
-[ "$machine" = "$arch" ] || without_archives "this machine is $machine, and only the image's own JVM can make them"
+# The emulator the image's JVM runs under, when this machine is of another architecture.
+emulator=
+if [ "$machine" != "$arch" ]; then
+  case $arch in
+    amd64) qemu=qemu-x86_64-static ;;
+    arm64) qemu=qemu-aarch64-static ;;
+    *) without_archives "no emulator known for $arch" ;;
+  esac
+  command -v "$qemu" >/dev/null ||
+    without_archives "this machine is $machine, and the image's JVM needs $qemu to run here (Debian: qemu-user-static)"
+  emulator=/$qemu
+fi
 [ "$(id -u)" = 0 ] || without_archives "making them runs the image's JVM under chroot, which needs root"
 for tool in unshare chroot mount; do
   command -v "$tool" >/dev/null || without_archives "$tool not found"
@@ -58,12 +73,14 @@ cp -a "$rootfs/jre" "$stage/opt/java"
 (cd "$dist" && tar -cf - --exclude=./lib/caldera.jsa --exclude='./log/*' .) | (cd "$stage/opt/caldera" && tar -xf -)
 cp "$jvm_args" "$stage/opt/caldera/lib/"
 find "$stage" -exec touch -h -d @1 {} +
+[ -z "$emulator" ] || cp "$(command -v "$qemu")" "$stage$emulator"
 
 # The image's JVM in its own root file system, as ImageTarballIT runs it: new mount and PID
-# namespaces with /proc mounted (the JVM finds its libraries from /proc/self/exe) and the host's /dev.
+# namespaces with /proc mounted (the JVM finds its libraries from /proc/self/exe) and the host's /dev;
+# under the emulator when there is one (QEMU answers /proc/self/exe with the emulated program).
 in_image() {
   unshare --mount --pid --fork --mount-proc="$stage/proc" \
-    sh -c 'mount --rbind /dev "$0/dev" && exec chroot "$0" "$@"' "$stage" "$@"
+    sh -c 'mount --rbind /dev "$0/dev" && exec chroot "$0" "$@"' "$stage" ${emulator:+"$emulator"} "$@"
 }
 
 in_image /opt/java/bin/java -Xshare:dump -Xlog:cds=error >/dev/null
@@ -81,4 +98,4 @@ cp "$stage/opt/caldera/lib/caldera.jsa" "$out/opt/caldera/lib/caldera.jsa"
 printf -- '%s\n' -XX:SharedArchiveFile=/opt/caldera/lib/caldera.jsa -Xshare:auto -Xlog:cds=off \
   -Xlog:cds+dynamic=off >>"$jvm_args"
 echo "class-data-layer.sh: linux/$arch: wrote the class data archives" \
-  "($(du -sh "$out" | cut -f1)) into $out"
+  "($(du -sh "$out" | cut -f1)) into $out${emulator:+ (the JVM ran under $qemu)}"

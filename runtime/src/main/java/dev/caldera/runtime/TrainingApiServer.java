@@ -44,6 +44,7 @@ final class TrainingApiServer implements AutoCloseable {
   private final ExecutorService handlers;
   private final CountDownLatch closing = new CountDownLatch(1);
   private final AtomicInteger binds = new AtomicInteger();
+  private int pods;
 
   /** Serves the objects of {@code demo} (the YAML files of conf/demo) and {@code gangs} gangs. */
   static TrainingApiServer start(Path demo, int gangs) throws IOException {
@@ -92,6 +93,7 @@ final class TrainingApiServer implements AutoCloseable {
             .put("memory", "1Gi");
         pod.putObject("status").put("phase", "Pending");
         add(pod);
+        pods++;
       }
     }
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -137,6 +139,11 @@ final class TrainingApiServer implements AutoCloseable {
   /** Binds received so far. */
   int binds() {
     return binds.get();
+  }
+
+  /** The pending pods the server holds: every one is bound once a session has scheduled all. */
+  int pods() {
+    return pods;
   }
 
   @Override

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 10001 in its own root file system ({@link ContainerRun}). Two things differ, both visible below:
  * the scheduler name is a new one per run (the Deployment's {@code CALDERA_SCHEDULER_NAME}, so no
  * other scheduler takes the test's pods) and the admin API listens on a free port instead of 8080.
- * Needs kubectl, root, unshare and an amd64 machine; skipped otherwise, saying which.
+ * Needs kubectl, root, unshare, and an amd64 machine or qemu-x86_64-static; skipped otherwise,
+ * saying which.
  */
 class ImageAsAPodIT {
 
@@ -88,7 +89,7 @@ class ImageAsAPodIT {
     assumeTrue(
         kubeconfig != null && !kubeconfig.isBlank(),
         "CALDERA_TEST_KUBECONFIG names no API server (README, the opt-in real-cluster suite)");
-    String unavailable = ContainerRun.unavailable();
+    String unavailable = ContainerRun.unavailable("amd64");
     assumeTrue(unavailable == null, unavailable);
     assumeTrue(
         ContainerRun.succeeds(List.of("kubectl", "version", "--client")), "kubectl not found");
@@ -150,9 +151,9 @@ class ImageAsAPodIT {
   /** A replica of the Deployment's pod, started as a kubelet would start it. */
   private Replica start(OciImageTarball image, String name) throws Exception {
     JsonNode deployment = YAML.readTree(DEPLOY.resolve("base/deployment.yaml").toFile());
-    JsonNode pod = deployment.path("spec").path("template").path("spec");
-    JsonNode container = pod.path("containers").path(0);
-    Path root = podRoot(image, pod, container, work.resolve(name));
+    JsonNode podSpec = deployment.path("spec").path("template").path("spec");
+    JsonNode container = podSpec.path("containers").path(0);
+    ContainerRun pod = podRoot(image, podSpec, container, work.resolve(name));
     int adminPort = freePort();
     Map<String, String> env = environment(image, container, name);
     List<String> command = new ArrayList<>();
@@ -165,8 +166,7 @@ class ImageAsAPodIT {
               : expanded);
     }
     Path output = work.resolve(name + ".log");
-    Process process =
-        ContainerRun.builder(root, env, command).redirectOutput(output.toFile()).start();
+    Process process = pod.builder(env, command).redirectOutput(output.toFile()).start();
     return new Replica(name, adminPort, process, output);
   }
 
@@ -221,9 +221,10 @@ class ImageAsAPodIT {
    * The image's layers, with what Kubernetes adds to the pod's file system: the ConfigMap's items
    * where the Deployment's volume mounts them, the writable log volume, and the service account.
    */
-  private Path podRoot(OciImageTarball image, JsonNode pod, JsonNode container, Path dir)
+  private ContainerRun podRoot(OciImageTarball image, JsonNode pod, JsonNode container, Path dir)
       throws IOException, InterruptedException {
-    Path root = ContainerRun.unpack(image, dir);
+    ContainerRun run = ContainerRun.unpack(image, dir);
+    Path root = run.root();
     Map<String, JsonNode> volumes = new TreeMap<>();
     pod.path("volumes").forEach(v -> volumes.put(v.path("name").asText(), v));
     for (JsonNode mount : container.path("volumeMounts")) {
@@ -258,7 +259,7 @@ class ImageAsAPodIT {
             .trim());
     Files.write(sa.resolve("ca.crt"), kubectl.certificateAuthority());
     Files.writeString(sa.resolve("namespace"), SYSTEM_NS);
-    return root;
+    return run;
   }
 
   /** The image's environment, then the container's: what a kubelet gives the entrypoint. */

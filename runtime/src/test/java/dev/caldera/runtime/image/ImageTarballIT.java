@@ -231,33 +231,37 @@ class ImageTarballIT {
   }
 
   /**
-   * The amd64 image's entrypoint, run as the image's user in its own root file system, as a
-   * container runtime would start it: new mount and PID namespaces with /proc mounted (the JVM
-   * finds its libraries from /proc/self/exe) and the host's /dev, then chroot. Shows that glibc,
-   * the Java runtime and the distribution fit together. Needs root, unshare and chroot on an amd64
-   * machine; skipped otherwise, saying which.
+   * The image's entrypoint, run as the image's user in its own root file system, as a container
+   * runtime would start it: new mount and PID namespaces with /proc mounted (the JVM finds its
+   * libraries from /proc/self/exe) and the host's /dev, then chroot. Shows that glibc, the Java
+   * runtime and the distribution fit together, and that the JVM takes the class data archives the
+   * build made. Needs root, unshare and chroot, and for the image of the other architecture QEMU's
+   * user-mode emulator (.ci/run installs it); skipped otherwise, saying which.
    */
-  @Test
-  void theAmd64ImageRunsInItsOwnRootFileSystem() throws Exception {
-    String unavailable = ContainerRun.unavailable();
+  @ParameterizedTest
+  @ValueSource(strings = {"amd64", "arm64"})
+  void theImageRunsInItsOwnRootFileSystem(String arch) throws Exception {
+    String unavailable = ContainerRun.unavailable(arch);
     assumeTrue(unavailable == null, unavailable);
-    OciImageTarball image = image("amd64", work.resolve("tarball"));
-    Path root = ContainerRun.unpack(image, work.resolve("root"));
+    OciImageTarball image = image(arch, work.resolve("tarball"));
+    ContainerRun container = ContainerRun.unpack(image, work.resolve("root"));
+    Path root = container.root();
     List<String> entrypoint = strings(image.config.path("config").path("Entrypoint"));
 
-    Result version = inImage(root, image, List.of("/opt/java/bin/java", "-version"));
+    Result version = inImage(container, image, List.of("/opt/java/bin/java", "-version"));
     assertThat(version.exit).as(version.output).isZero();
     assertThat(version.output).contains("openjdk version \"17");
 
     // The image's environment starts the JVM with the first JIT tier only, as bin/caldera does.
     Result flags =
-        inImage(root, image, List.of("/opt/java/bin/java", "-XX:+PrintFlagsFinal", "-version"));
+        inImage(
+            container, image, List.of("/opt/java/bin/java", "-XX:+PrintFlagsFinal", "-version"));
     assertThat(flags.exit).as(flags.output).isZero();
     assertThat(flags.output).containsPattern("intx TieredStopAtLevel +=? *1 ");
 
     List<String> help = new ArrayList<>(entrypoint);
     help.add("--help");
-    Result usage = inImage(root, image, help);
+    Result usage = inImage(container, image, help);
     assertThat(usage.exit).as(usage.output).isZero();
     assertThat(usage.output).contains("Usage: caldera", "run", "simulate");
 
@@ -271,7 +275,7 @@ class ImageTarballIT {
     String imageJvmOptions = image.environment().get("JDK_JAVA_OPTIONS");
     Result scheduler =
         inImage(
-            root,
+            container,
             image,
             run,
             Map.of(
@@ -302,17 +306,20 @@ class ImageTarballIT {
 
   private record Result(int exit, String output) {}
 
-  private static Result inImage(Path root, OciImageTarball image, List<String> command)
+  private static Result inImage(ContainerRun container, OciImageTarball image, List<String> command)
       throws IOException, InterruptedException {
-    return inImage(root, image, command, Map.of());
+    return inImage(container, image, command, Map.of());
   }
 
   private static Result inImage(
-      Path root, OciImageTarball image, List<String> command, Map<String, String> envOverrides)
+      ContainerRun container,
+      OciImageTarball image,
+      List<String> command,
+      Map<String, String> envOverrides)
       throws IOException, InterruptedException {
     Map<String, String> env = new TreeMap<>(image.environment());
     env.putAll(envOverrides);
-    Process p = ContainerRun.builder(root, env, command).start();
+    Process p = container.builder(env, command).start();
     p.getOutputStream().close();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("finished within 60 s").isTrue();
