@@ -12,6 +12,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -97,6 +103,42 @@ public final class Clients {
   private static final String CLUSTER_FILE_KEY = "KUBERNETES_CONFIG_CLUSTER_FILE_KEY";
   private static final String AUTH_INFO_FILE_KEY = "KUBERNETES_CONFIG_AUTH_INFO_FILE_KEY";
 
+  /** How long closing a client waits for its task threads to end. */
+  static final Duration TASKS_CLOSE_WAIT = Duration.ofSeconds(5);
+
+  /**
+   * The client's task threads (informer lists, watch events, handlers), ended before {@code
+   * close()} returns. fabric8's own pool is only told to stop: a task still running after the kube
+   * bundle has stopped fails on the next class it loads, whose bundle loader is gone (a {@code
+   * NoClassDefFoundError} with a stack trace per thread, seen when a run was stopped while its
+   * informers were still listing).
+   */
+  static final class TaskThreads implements KubernetesClientBuilder.ExecutorSupplier {
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    @Override
+    public Executor get() {
+      return Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "caldera-kube-client-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+          });
+    }
+
+    @Override
+    public void onClose(Executor executor) {
+      if (executor instanceof ExecutorService tasks) {
+        tasks.shutdownNow();
+        try {
+          tasks.awaitTermination(TASKS_CLOSE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
   /** The User-Agent of every request Caldera sends. */
   public static final String USER_AGENT = "caldera-scheduler";
 
@@ -139,6 +181,7 @@ public final class Clients {
           .withConfig(config)
           .withKubernetesSerialization(serialization)
           .withHttpClientFactory(RateLimit.factory(qps, burst))
+          .withTaskExecutorSupplier(new TaskThreads())
           .build();
     } finally {
       current.setContextClassLoader(previous);
