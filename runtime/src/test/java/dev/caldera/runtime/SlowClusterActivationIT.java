@@ -36,35 +36,32 @@ class SlowClusterActivationIT {
     Path output = work.resolve("run.out");
     try (TrainingApiServer api = TrainingApiServer.start(DIST.resolve("conf/demo"), 1)) {
       Path kubeconfig = work.resolve("kubeconfig");
+      // The plugin prints an ExecCredential (client.authentication.k8s.io/v1) after a while.
+      String credential =
+          "{\"apiVersion\": \"client.authentication.k8s.io/v1\", \"kind\": \"ExecCredential\","
+              + " \"status\": {\"token\": \"slow\"}}";
       Files.writeString(
           kubeconfig,
-          String.join(
-              "\n",
-              "apiVersion: v1",
-              "kind: Config",
-              "clusters:",
-              "- name: slow",
-              "  cluster: {server: '" + api.url() + "'}",
-              "users:",
-              "- name: slow",
-              "  user:",
-              "    exec:",
-              "      apiVersion: client.authentication.k8s.io/v1",
-              "      interactiveMode: Never",
-              "      command: /bin/sh",
-              "      args:",
-              "      - -c",
-              "      - >-",
-              "        sleep "
-                  + HELD_SECONDS
-                  + "; echo '{\"apiVersion\":"
-                  + " \"client.authentication.k8s.io/v1\", \"kind\": \"ExecCredential\","
-                  + " \"status\": {\"token\": \"slow\"}}'",
-              "contexts:",
-              "- name: slow",
-              "  context: {cluster: slow, user: slow}",
-              "current-context: slow",
-              ""));
+          """
+          apiVersion: v1
+          kind: Config
+          current-context: slow
+          clusters:
+          - name: slow
+            cluster: {server: '%s'}
+          contexts:
+          - name: slow
+            context: {cluster: slow, user: slow}
+          users:
+          - name: slow
+            user:
+              exec:
+                apiVersion: client.authentication.k8s.io/v1
+                interactiveMode: Never
+                command: /bin/sh
+                args: ["-c", "sleep %d; echo '%s'"]
+          """
+              .formatted(api.url(), HELD_SECONDS, credential.replace("\"", "\\\"")));
       Process run =
           new ProcessBuilder(
                   DIST.resolve("bin/caldera").toString(),
