@@ -117,11 +117,82 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private volatile boolean leaderElect;
   private volatile LeaderElection election;
   private volatile boolean closed;
+  private volatile String connectFailure;
   private volatile PluginBundles pluginBundles;
 
+  /**
+   * Connects on the component's own thread: building the client can take long (an {@code exec}
+   * credential plugin, a pod with a small CPU limit), and an activation that blocks holds up the
+   * framework's start and every component that asks for this one. Until connected, {@link
+   * #status()} says it is connecting; if connecting fails, it says why.
+   */
   @Activate
-  void activate(BundleContext context, Config config) throws IOException {
+  void activate(BundleContext context, Config config) {
     this.leaderElect = config.leader_elect();
+    starter.execute(() -> connect(context, config));
+  }
+
+  private void connect(BundleContext context, Config config) {
+    KubeCluster connected;
+    try {
+      connected = KubeCluster.connect(options(config));
+    } catch (IOException | RuntimeException e) {
+      connectFailure = "cannot connect: " + rootCause(e);
+      System.err.println(
+          "error: kubernetes cluster "
+              + (config.kubeconfig().isBlank() ? "(in-cluster)" : config.kubeconfig())
+              + ": "
+              + connectFailure);
+      return;
+    }
+    synchronized (this) {
+      if (closed) {
+        connected.close();
+        return;
+      }
+      cluster = connected;
+      counters = context.registerService(KubeCounters.class, connected.counters(), null);
+      metrics =
+          context.registerService(
+              MetricsSource.class,
+              new KubeMetrics(connected.counters(), () -> election, leaderElect),
+              null);
+      export = context.registerService(ClusterExport.class, connected::exportScenario, null);
+    }
+    System.out.println(
+        "cluster: kubernetes"
+            + (config.kubeconfig().isBlank() ? " (in-cluster)" : ", " + config.kubeconfig())
+            + ", scheduler names "
+            + String.join(", ", connected.options().schedulerNames())
+            + (config.leader_elect() ? ", leader election" : "")
+            + "; waiting for the informers to sync");
+    if (!config.plugin_bundles_dir().isBlank()) {
+      String ns =
+          config.plugin_bundles_namespace().isBlank()
+              ? connected.namespace()
+              : config.plugin_bundles_namespace();
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        pluginBundles =
+            PluginBundles.start(
+                connected,
+                ns,
+                Path.of(config.plugin_bundles_dir()),
+                (file, symbolicName, version) -> probe(context, file, symbolicName, version),
+                PluginBundles.Timings.defaults());
+      }
+      System.out.println(
+          "cluster: plugin bundles from the PluginBundle objects of "
+              + ns
+              + " into "
+              + config.plugin_bundles_dir());
+    }
+    start(config);
+  }
+
+  private static KubeOptions options(Config config) {
     KubeOptions.Builder options =
         KubeOptions.builder()
             .kubeconfig(config.kubeconfig().isBlank() ? null : Path.of(config.kubeconfig()))
@@ -136,50 +207,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     if (!config.identity().isBlank()) {
       options.identity(config.identity());
     }
-    try {
-      cluster = KubeCluster.connect(options.build());
-    } catch (IOException | RuntimeException e) {
-      System.err.println(
-          "error: kubernetes cluster "
-              + (config.kubeconfig().isBlank() ? "(in-cluster)" : config.kubeconfig())
-              + ": cannot connect: "
-              + rootCause(e));
-      throw e;
-    }
-    counters = context.registerService(KubeCounters.class, cluster.counters(), null);
-    metrics =
-        context.registerService(
-            MetricsSource.class,
-            new KubeMetrics(cluster.counters(), () -> election, leaderElect),
-            null);
-    KubeCluster exported = cluster;
-    export = context.registerService(ClusterExport.class, exported::exportScenario, null);
-    System.out.println(
-        "cluster: kubernetes"
-            + (config.kubeconfig().isBlank() ? " (in-cluster)" : ", " + config.kubeconfig())
-            + ", scheduler names "
-            + String.join(", ", cluster.options().schedulerNames())
-            + (config.leader_elect() ? ", leader election" : "")
-            + "; waiting for the informers to sync");
-    if (!config.plugin_bundles_dir().isBlank()) {
-      String ns =
-          config.plugin_bundles_namespace().isBlank()
-              ? cluster.namespace()
-              : config.plugin_bundles_namespace();
-      pluginBundles =
-          PluginBundles.start(
-              cluster,
-              ns,
-              Path.of(config.plugin_bundles_dir()),
-              (file, symbolicName, version) -> probe(context, file, symbolicName, version),
-              PluginBundles.Timings.defaults());
-      System.out.println(
-          "cluster: plugin bundles from the PluginBundle objects of "
-              + ns
-              + " into "
-              + config.plugin_bundles_dir());
-    }
-    starter.execute(() -> start(config));
+    return options.build();
   }
 
   /** The bundle FileInstall installed from {@code file}, once it has the expected identity. */
@@ -258,7 +286,8 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
 
   /** Whether this replica schedules now: synced and, with leader election, the leader. */
   private boolean active() {
-    if (closed || !cluster.isSynced()) {
+    KubeCluster c = cluster;
+    if (closed || c == null || !c.isSynced()) {
       return false;
     }
     LeaderElection e = election;
@@ -274,7 +303,13 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     if (closed) {
       return SourceStatus.notReady("the kube cluster is stopping");
     }
-    SourceStatus status = cluster.status();
+    KubeCluster c = cluster;
+    if (c == null) {
+      String failure = connectFailure;
+      return SourceStatus.notReady(
+          failure != null ? failure : "connecting to the API server (building the client)");
+    }
+    SourceStatus status = c.status();
     if (status.isReady() && leaderElect && election == null) {
       return SourceStatus.notReady("starting the leader election");
     }
@@ -301,7 +336,11 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
 
   @Override
   public ClusterWriter.Accepted accepted() {
-    KubeCounters c = cluster.counters();
+    KubeCluster connected = cluster;
+    if (connected == null) {
+      return new ClusterWriter.Accepted(0, 0);
+    }
+    KubeCounters c = connected.counters();
     return new ClusterWriter.Accepted(c.bindsSucceeded(), c.evictionsSucceeded());
   }
 
@@ -314,10 +353,12 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
 
   @Deactivate
   void deactivate() {
-    if (closed) {
-      return;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
     }
-    closed = true;
     starter.shutdownNow();
     try {
       starter.awaitTermination(5, TimeUnit.SECONDS);
@@ -341,7 +382,10 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     if (export != null) {
       export.unregister();
     }
-    cluster.close();
+    KubeCluster c = cluster;
+    if (c != null) {
+      c.close();
+    }
   }
 
   /**
