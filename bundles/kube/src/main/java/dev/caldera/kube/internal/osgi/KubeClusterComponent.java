@@ -137,6 +137,9 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     try {
       connected = KubeCluster.connect(options(config));
     } catch (IOException | RuntimeException e) {
+      if (closed) {
+        return; // stopped while connecting: the interruption is not the cluster's failure
+      }
       connectFailure = "cannot connect: " + rootCause(e);
       System.err.println(
           "error: kubernetes cluster "
