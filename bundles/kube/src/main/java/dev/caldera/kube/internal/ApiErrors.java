@@ -12,6 +12,9 @@ import java.util.concurrent.ExecutionException;
  */
 public final class ApiErrors {
 
+  /** How many links of a cause chain {@link #chain} names. */
+  private static final int MAX_CAUSES = 4;
+
   private ApiErrors() {}
 
   /** The innermost cause worth reporting, unwrapping futures' wrappers. */
@@ -59,8 +62,6 @@ public final class ApiErrors {
     out.append(")".repeat(Math.max(0, depth - 1)));
     return out.toString();
   }
-
-  private static final int MAX_CAUSES = 4;
 
   private static String describe(KubernetesClientException k) {
     Status status = k.getStatus();
