@@ -118,6 +118,11 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private volatile LeaderElection election;
   private volatile boolean closed;
   private volatile String connectFailure;
+
+  /** The first pause before connecting again after a failure; it doubles up to the maximum. */
+  static final Duration CONNECT_RETRY_FIRST = Duration.ofSeconds(1);
+
+  static final Duration CONNECT_RETRY_MAX = Duration.ofSeconds(30);
   private volatile PluginBundles pluginBundles;
 
   /**
@@ -132,20 +137,46 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     starter.execute(() -> connect(context, config));
   }
 
+  /**
+   * Connects, trying again with a growing pause while building the client fails (a credential
+   * plugin that failed once, a certificate not mounted yet): the process stays live, so no probe
+   * restarts it. Each new reason is printed once.
+   */
+  private KubeCluster connectWithRetries(Config config) throws InterruptedException {
+    long pauseMillis = CONNECT_RETRY_FIRST.toMillis();
+    String printed = null;
+    while (!closed) {
+      try {
+        return KubeCluster.connect(options(config));
+      } catch (IOException | RuntimeException e) {
+        if (closed) {
+          break; // stopped while connecting: the interruption is not the cluster's failure
+        }
+        String failure = "cannot connect: " + rootCause(e);
+        if (!failure.equals(printed)) {
+          printed = failure;
+          System.err.println(
+              "error: kubernetes cluster "
+                  + (config.kubeconfig().isBlank() ? "(in-cluster)" : config.kubeconfig())
+                  + ": "
+                  + failure);
+        }
+        connectFailure = failure + "; trying again";
+      }
+      Thread.sleep(pauseMillis);
+      pauseMillis = Math.min(pauseMillis * 2, CONNECT_RETRY_MAX.toMillis());
+    }
+    return null;
+  }
+
   private void connect(BundleContext context, Config config) {
     KubeCluster connected;
     try {
-      connected = KubeCluster.connect(options(config));
-    } catch (IOException | RuntimeException e) {
-      if (closed) {
-        return; // stopped while connecting: the interruption is not the cluster's failure
-      }
-      connectFailure = "cannot connect: " + rootCause(e);
-      System.err.println(
-          "error: kubernetes cluster "
-              + (config.kubeconfig().isBlank() ? "(in-cluster)" : config.kubeconfig())
-              + ": "
-              + connectFailure);
+      connected = connectWithRetries(config);
+    } catch (InterruptedException e) {
+      return;
+    }
+    if (connected == null) {
       return;
     }
     synchronized (this) {

@@ -314,6 +314,99 @@ class KubeClusterComponentTest {
     }
   }
 
+  /**
+   * A certificate file that is not there yet (a secret still being mounted): the component says why
+   * and tries again (the process stays live, so no probe would restart it), printing the reason
+   * once, and connects once the file is there.
+   */
+  @Test
+  void aFailedConnect_isTriedAgain_untilItWorks() throws Exception {
+    api.node("n1", "4", "8Gi");
+    Path ca = dir.resolve("ca.crt");
+    Path kubeconfig = dir.resolve("kubeconfig-ca-later");
+    Files.writeString(
+        kubeconfig,
+        """
+        clusters:
+        - name: mock
+          cluster: {server: "%s", certificate-authority: "%s"}
+        users:
+        - name: test
+          user: {token: secret}
+        contexts:
+        - name: mock
+          context: {cluster: mock, user: test, namespace: test}
+        current-context: mock
+        """
+            .formatted(api.url(), ca));
+    KubeClusterComponent c = new KubeClusterComponent();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    java.io.PrintStream previous = System.err;
+    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+    try {
+      c.activate(context(), config(Map.of("kubeconfig", kubeconfig.toString())));
+      await("a failed attempt", () -> c.status().reason().startsWith("cannot connect: "));
+      assertThat(c.status().reason())
+          .isEqualTo("cannot connect: NoSuchFileException: " + ca + "; trying again");
+      // The next attempt comes after CONNECT_RETRY_FIRST and fails the same way.
+      Thread.sleep(KubeClusterComponent.CONNECT_RETRY_FIRST.toMillis() * 2);
+      writeCertificate(ca);
+      await("the cluster seen", () -> c.snapshot().nodes().size() == 1);
+      assertThat(c.status().isReady()).isTrue();
+    } finally {
+      System.setErr(previous);
+      c.deactivate();
+    }
+    assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8).lines())
+        .as("the reason, printed once")
+        .containsExactly(
+            "error: kubernetes cluster "
+                + kubeconfig
+                + ": cannot connect: NoSuchFileException: "
+                + ca);
+  }
+
+  /** A self-signed certificate in PEM, made with the JDK's keytool, moved into place at once. */
+  private void writeCertificate(Path target) throws Exception {
+    Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+    Path store = dir.resolve("ca.p12");
+    Path pem = dir.resolve("ca.pem.part");
+    for (List<String> command :
+        List.of(
+            List.of(
+                keytool.toString(),
+                "-genkeypair",
+                "-alias",
+                "ca",
+                "-keyalg",
+                "EC",
+                "-dname",
+                "CN=test",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit",
+                "-storetype",
+                "PKCS12"),
+            List.of(
+                keytool.toString(),
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "ca",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit",
+                "-file",
+                pem.toString()))) {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes());
+      assertThat(p.waitFor()).as(out).isZero();
+    }
+    Files.move(pem, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
   @Test
   void withLeaderElection_onlyTheLeaderSeesTheCluster() throws Exception {
     api.node("n1", "4", "8Gi");
