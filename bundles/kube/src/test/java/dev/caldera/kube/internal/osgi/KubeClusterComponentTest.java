@@ -227,44 +227,6 @@ class KubeClusterComponentTest {
     }
   }
 
-  @Test
-  void aCertificateFileThatCannotBeRead_isOneErrorLine_andTheStatusSaysWhy() throws Exception {
-    Path kubeconfig = dir.resolve("kubeconfig-without-ca");
-    Path ca = dir.resolve("no-such-ca.crt");
-    Files.writeString(
-        kubeconfig,
-        """
-        clusters:
-        - name: mock
-          cluster: {server: "%s", certificate-authority: "%s"}
-        users:
-        - name: test
-          user: {token: secret}
-        contexts:
-        - name: mock
-          context: {cluster: mock, user: test}
-        current-context: mock
-        """
-            .formatted(api.url(), ca));
-    KubeClusterComponent c = new KubeClusterComponent();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    java.io.PrintStream previous = System.err;
-    System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
-    try {
-      c.activate(context(), config(Map.of("kubeconfig", kubeconfig.toString())));
-      await("the connection failed", () -> c.status().reason().startsWith("cannot connect"));
-    } finally {
-      System.setErr(previous);
-      c.deactivate();
-    }
-    assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8).strip())
-        .isEqualTo(
-            "error: kubernetes cluster "
-                + kubeconfig
-                + ": cannot connect: NoSuchFileException: "
-                + ca);
-  }
-
   /**
    * An {@code exec} credential plugin that answers only when told to: the activation returns at
    * once (a blocked activation held up the framework's start and the scheduling loop), the status
