@@ -60,7 +60,7 @@ public final class OsgiLauncher {
 
   private static final Duration DEPLOY_WAIT = Duration.ofSeconds(20);
   private static final Duration LOOP_WAIT = Duration.ofSeconds(20);
-  static final Duration SCR_LOCK_TIMEOUT = Duration.ofMinutes(10);
+  private static final Duration SCR_LOCK_TIMEOUT = Duration.ofMinutes(10);
 
   private final RunOptions options;
   private final PrintStream out;
@@ -320,10 +320,10 @@ public final class OsgiLauncher {
     p.put("felix.log.level", "1");
     p.put("ds.loglevel", "warn");
     // A component that asks for a service whose component is still activating waits this long for
-    // it (SCR's default is 5 s) and then fails for good. The kube component connects in its
-    // activation: on a CPU-starved start (a pod with a 50m limit, an emulated JVM) that took longer
-    // than 5 s, and the scheduling loop never started. A real deadlock still shows: /readyz says
-    // the loop is not running.
+    // it (SCR's default is 5 s) and then fails for good. When the kube component still connected
+    // in its activation, a CPU-starved start (a pod with a 50m limit, an emulated JVM) took longer
+    // than 5 s and the scheduling loop never started; any slow activation would do the same. A
+    // real deadlock still shows: /readyz says the loop is not running.
     p.put("ds.lock.timeout.milliseconds", Long.toString(SCR_LOCK_TIMEOUT.toMillis()));
     p.put("felix.fileinstall.dir", options.deploy().toAbsolutePath().toString());
     p.put("felix.fileinstall.poll", "250");
