@@ -43,8 +43,12 @@ final class TrainingApiServer implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService handlers;
   private final CountDownLatch closing = new CountDownLatch(1);
+
+  /** Every gang's size and minMember. */
+  private static final int PODS_PER_GANG = 2;
+
   private final AtomicInteger binds = new AtomicInteger();
-  private int pods;
+  private final int pods;
 
   /** Serves the objects of {@code demo} (the YAML files of conf/demo) and {@code gangs} gangs. */
   static TrainingApiServer start(Path demo, int gangs) throws IOException {
@@ -71,13 +75,14 @@ final class TrainingApiServer implements AutoCloseable {
       }
     }
     add(object("v1", "Namespace", null, "default"));
+    pods = gangs * PODS_PER_GANG;
     for (int g = 0; g < gangs; g++) {
       String name = "training-gang-" + g;
       ObjectNode group = object("scheduling.volcano.sh/v1beta1", "PodGroup", "default", name);
-      group.putObject("spec").put("minMember", 2).put("queue", "training");
+      group.putObject("spec").put("minMember", PODS_PER_GANG).put("queue", "training");
       group.putObject("status").put("phase", "Pending");
       add(group);
-      for (int p = 0; p < 2; p++) {
+      for (int p = 0; p < PODS_PER_GANG; p++) {
         ObjectNode pod = object("v1", "Pod", "default", name + "-" + p);
         ((ObjectNode) pod.get("metadata"))
             .putObject("annotations")
@@ -93,7 +98,6 @@ final class TrainingApiServer implements AutoCloseable {
             .put("memory", "1Gi");
         pod.putObject("status").put("phase", "Pending");
         add(pod);
-        pods++;
       }
     }
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);

@@ -62,13 +62,13 @@ public final class OsgiLauncher {
   private static final Duration LOOP_WAIT = Duration.ofSeconds(20);
   private static final Duration SCR_LOCK_TIMEOUT = Duration.ofMinutes(10);
 
+  /** The runs of this process whose scheduling loop has started ({@link #stopRunning}). */
+  private static final Set<OsgiLauncher> RUNNING = ConcurrentHashMap.newKeySet();
+
   private final RunOptions options;
   private final PrintStream out;
   private final PrintStream err;
   private final AtomicBoolean stopping = new AtomicBoolean();
-
-  /** The runs of this process whose scheduling loop has started ({@link #stopRunning}). */
-  private static final Set<OsgiLauncher> RUNNING = ConcurrentHashMap.newKeySet();
 
   private final CountDownLatch stopped = new CountDownLatch(1);
   private Framework framework;

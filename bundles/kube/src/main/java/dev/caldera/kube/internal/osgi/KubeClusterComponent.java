@@ -103,6 +103,11 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     String plugin_bundles_namespace() default "";
   }
 
+  /** The first pause before connecting again after a failure; it doubles up to the maximum. */
+  static final Duration CONNECT_RETRY_FIRST = Duration.ofSeconds(1);
+
+  static final Duration CONNECT_RETRY_MAX = Duration.ofSeconds(30);
+
   private final ExecutorService starter =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -118,11 +123,6 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private volatile LeaderElection election;
   private volatile boolean closed;
   private volatile String connectFailure;
-
-  /** The first pause before connecting again after a failure; it doubles up to the maximum. */
-  static final Duration CONNECT_RETRY_FIRST = Duration.ofSeconds(1);
-
-  static final Duration CONNECT_RETRY_MAX = Duration.ofSeconds(30);
   private volatile PluginBundles pluginBundles;
 
   /**
