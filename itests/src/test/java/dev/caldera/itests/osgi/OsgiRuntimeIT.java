@@ -55,6 +55,8 @@ import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.startlevel.BundleStartLevel;
+import org.osgi.framework.startlevel.FrameworkStartLevel;
 import org.osgi.framework.wiring.BundleWiring;
 import org.osgi.framework.wiring.FrameworkWiring;
 import org.osgi.service.cm.ConfigurationAdmin;
@@ -467,6 +469,67 @@ public class OsgiRuntimeIT {
       assertThat(context.getBundles()).hasSize(bundlesBefore.length + 1);
       assertThat(bundleNamed("itest.unresolved").getState()).isEqualTo(Bundle.INSTALLED);
     }
+  }
+
+  /**
+   * A CPU-starved start took longer than the audit's grace to reach a bundle of the last start
+   * level, and the audit reported that bundle, which then started, as one that does not resolve.
+   */
+  @Test
+  public void aBundleWaitingForItsStart_isNotReportedAsUnresolved() throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    FrameworkStartLevel framework =
+        context.getBundle(Constants.SYSTEM_BUNDLE_ID).adapt(FrameworkStartLevel.class);
+    int nextLevel = framework.getStartLevel() + 1;
+    Bundle slow =
+        install(
+            testBundle(
+                "itest.slowstart",
+                Map.of(
+                    "Bundle-Activator",
+                    WaitingActivator.class.getName(),
+                    "Import-Package",
+                    "org.osgi.framework"),
+                WaitingActivator.class));
+    Bundle waiting = install(testBundle("itest.waiting", Map.of()));
+    for (Bundle b : List.of(slow, waiting)) {
+      b.adapt(BundleStartLevel.class).setStartLevel(nextLevel);
+      b.start();
+    }
+    install(
+        testBundle(
+            "itest.brokendependency",
+            Map.of(
+                "Export-Package", "org.example.provided",
+                "Import-Package", "org.example.missing")));
+    install(testBundle("itest.dependent", Map.of("Import-Package", "org.example.provided")));
+
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      // The framework starts the slow bundle, then the waiting one, which waits as long as that.
+      framework.setStartLevel(nextLevel);
+      // Installed after the waiting bundle, so the audit's grace for it ended no earlier.
+      assertThat(watch.event("BundleUnresolved", "itest.dependent").message())
+          .contains("does not resolve");
+      assertThat(waiting.getState()).as("still waiting for its start").isNotEqualTo(Bundle.ACTIVE);
+      assertThat(monitor.events(Integer.MAX_VALUE))
+          .extracting(LoopEvent::message)
+          .noneMatch(m -> m.contains("itest.waiting"));
+
+      System.setProperty(WaitingActivator.RELEASE, "true");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+      while (waiting.getState() != Bundle.ACTIVE && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(waiting.getState()).as("started once its turn came").isEqualTo(Bundle.ACTIVE);
+    } finally {
+      System.setProperty(WaitingActivator.RELEASE, "true");
+    }
+  }
+
+  private Bundle install(byte[] jar) throws BundleException {
+    return context.installBundle(
+        "itest:" + java.util.UUID.randomUUID(), new java.io.ByteArrayInputStream(jar));
   }
 
   /** A bundle that imports a package nobody exports. */

@@ -162,8 +162,8 @@ public final class BundleAudit {
       if (b.getState() != Bundle.INSTALLED || isFragment(b)) {
         continue;
       }
-      // Never resolve here: a resolve racing an update or a refresh can make it fail. A bundle
-      // that stays installed is looked at once it had time to be resolved and started.
+      // A resolve racing an update or a refresh can fail, so a bundle that stays installed is
+      // looked at only once it had time to be resolved and started.
       String key = b.getBundleId() + "@" + b.getLastModified();
       installedNow.add(key);
       long since = installedSince.computeIfAbsent(key, k -> now);
@@ -171,7 +171,7 @@ public final class BundleAudit {
         continue;
       }
       Optional<String> missing = missingRequirements(b);
-      if (missing.isEmpty() && now - since < UNEXPLAINED_GRACE_MILLIS) {
+      if (missing.isEmpty() && (now - since < UNEXPLAINED_GRACE_MILLIS || resolves(b))) {
         continue;
       }
       seen.add(b.getBundleId());
@@ -329,6 +329,18 @@ public final class BundleAudit {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether the framework resolves {@code b} when asked. An installed bundle with nothing missing
+   * may only be waiting for its start: behind a slow start in the same start level (a CPU-starved
+   * pod starts its bundles one by one for longer than any grace), or at a start level not reached
+   * yet. The framework would resolve it at its start anyway.
+   */
+  private boolean resolves(Bundle b) {
+    FrameworkWiring wiring =
+        context.getBundle(Constants.SYSTEM_BUNDLE_ID).adapt(FrameworkWiring.class);
+    return wiring != null && wiring.resolveBundles(List.of(b));
   }
 
   /** The requirements of an unresolved bundle that nothing provides, if there are any. */
