@@ -42,6 +42,16 @@ public final class ApiErrors {
     return chain(c);
   }
 
+  /** The HTTP status the API server answered with, somewhere in {@code t}'s chain, or 0. */
+  public static int code(Throwable t) {
+    for (Throwable x = cause(t); x != null; x = x.getCause()) {
+      if (x instanceof KubernetesClientException k && k.getCode() > 0) {
+        return k.getCode();
+      }
+    }
+    return 0;
+  }
+
   /**
    * {@code t} and its causes, each as its class and message: {@code IOException (ConnectException:
    * Connection refused)}. The JDK's HTTP client wraps the reason a connection failed in exceptions

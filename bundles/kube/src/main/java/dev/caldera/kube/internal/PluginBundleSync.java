@@ -135,17 +135,12 @@ public final class PluginBundleSync implements AutoCloseable {
             .runnableInformer(0);
     i.exceptionHandler(
         (isStarted, t) -> {
-          String problem = describe(t);
+          String problem = listProblem(namespace, t);
           // Said once per distinct problem: the informer retries with backoff for as long as it
           // lasts (a missing CRD), and the shipped plugins go on working meanwhile.
           if (!problem.equals(lastListProblem)) {
             lastListProblem = problem;
-            log(
-                "cannot list or watch PluginBundles in "
-                    + namespace
-                    + " ("
-                    + problem
-                    + "); retrying. Is the CRD pluginbundles.caldera.dev installed?");
+            log(problem);
           }
           return !closed;
         });
@@ -196,7 +191,7 @@ public final class PluginBundleSync implements AutoCloseable {
             try {
               reconcile();
             } catch (RuntimeException e) {
-              log("reconciliation failed: " + describe(e));
+              log("reconciliation failed: " + ApiErrors.describe(e));
             } finally {
               running.set(false);
             }
@@ -404,7 +399,7 @@ public final class PluginBundleSync implements AutoCloseable {
     try {
       ApiRequests.mergePatch(client, path, JSON.writeValueAsString(patch));
     } catch (IOException | KubernetesClientException e) {
-      log("PluginBundle " + name + ": cannot write the status: " + describe(e));
+      log("PluginBundle " + name + ": cannot write the status: " + ApiErrors.describe(e));
     }
     boolean warning = !now.state().equals("Installed");
     String reason =
@@ -447,7 +442,7 @@ public final class PluginBundleSync implements AutoCloseable {
           "/apis/events.k8s.io/v1/namespaces/" + namespace + "/events",
           client.getKubernetesSerialization().asJson(event));
     } catch (KubernetesClientException e) {
-      log("PluginBundle " + name + ": cannot write the event: " + describe(e));
+      log("PluginBundle " + name + ": cannot write the event: " + ApiErrors.describe(e));
     }
   }
 
@@ -561,10 +556,22 @@ public final class PluginBundleSync implements AutoCloseable {
     return false;
   }
 
-  private static String describe(Throwable t) {
-    return t instanceof KubernetesClientException k && k.getCode() > 0
-        ? "HTTP " + k.getCode() + ": " + k.getMessage()
-        : String.valueOf(t.getMessage());
+  /** Why the PluginBundles cannot be listed, with what usually causes that answer. */
+  static String listProblem(String namespace, Throwable t) {
+    String hint =
+        switch (ApiErrors.code(t)) {
+          case 404 -> " Is the CRD pluginbundles.caldera.dev installed?";
+          case 403 ->
+              " The scheduler reads PluginBundles in its own namespace ($POD_NAMESPACE, else the"
+                  + " kubeconfig context's); the shipped Role grants them in caldera-system.";
+          default -> "";
+        };
+    return "cannot list or watch PluginBundles in "
+        + namespace
+        + " ("
+        + ApiErrors.describe(t)
+        + "); retrying."
+        + hint;
   }
 
   private static void log(String line) {
