@@ -96,6 +96,12 @@ class SlowClusterActivationIT {
           .as("seconds to the binds: the plugin held the connection")
           .isGreaterThanOrEqualTo(HELD_SECONDS);
       assertThat(out).doesNotContain("Could not get service").doesNotContain("BundleUnresolved");
+      // What the kube bundle logs through java.util.logging reads as the run's own lines do.
+      assertThat(out)
+          .containsPattern(
+              "(?m)^\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z INFO  dev\\.caldera\\.kube\\.internal\\.MetricsPoller"
+                  + " metrics\\.k8s\\.io is not served")
+          .doesNotContainPattern("(?m)^(INFO|WARNING|SEVERE): ");
     }
   }
 }

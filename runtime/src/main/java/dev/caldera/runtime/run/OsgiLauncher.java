@@ -101,6 +101,7 @@ public final class OsgiLauncher {
    */
   public int run() throws IOException, InterruptedException {
     long start = System.nanoTime();
+    ConsoleLogFormat.install("json".equalsIgnoreCase(options.logFormat()));
     Path storage = Files.createTempDirectory("caldera-felix-");
     try {
       List<Bundle> bundles = startWithBundles(storage, this::configure);

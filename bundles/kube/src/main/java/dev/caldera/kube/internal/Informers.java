@@ -60,6 +60,7 @@ final class Informers implements AutoCloseable {
     if (!informers.isEmpty()) {
       throw new IllegalStateException("informers already started");
     }
+    WatchRetryLog.started(counters);
     inform(
         "nodes",
         Node.class,
@@ -258,6 +259,7 @@ final class Informers implements AutoCloseable {
   @Override
   public synchronized void close() {
     informers.values().forEach(SharedIndexInformer::stop);
+    WatchRetryLog.stopped(counters);
   }
 
   private <T extends HasMetadata> SharedIndexInformer<T> inform(
