@@ -24,9 +24,18 @@ final class DeployManifests {
 
   private DeployManifests() {}
 
-  /** {@code runtime/deploy/}, as the build passes it (surefire's {@code caldera.deploy.dir}). */
+  /**
+   * {@code runtime/deploy/}, as the build passes it (surefire's {@code caldera.deploy.dir}); else
+   * found from the module's directory or, for a measuring program started with {@code exec:java},
+   * from the project's.
+   */
   static Path directory() {
-    return Path.of(System.getProperty("caldera.deploy.dir", "../../runtime/deploy"));
+    String configured = System.getProperty("caldera.deploy.dir");
+    if (configured != null) {
+      return Path.of(configured);
+    }
+    Path fromModule = Path.of("../../runtime/deploy");
+    return Files.isDirectory(fromModule) ? fromModule : Path.of("runtime/deploy");
   }
 
   static Path crds() {
