@@ -7,19 +7,22 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.logging.Filter;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /**
  * fabric8 re-establishes a broken watch by itself, and logs every attempt after the first of each
- * watch at INFO with a full stack trace: with the API server down for 10 s, the 12 informers
- * printed about 500 lines. While any informers run, this filter takes those records off the
- * console: each counts as a watch error of every running {@link Counters}, and the problem is said
- * in one line when it first shows, when it changes, and once a minute while it lasts (fabric8 says
- * nothing when a watch is back).
+ * watch at INFO with a full stack trace (the first at DEBUG): with the API server down for 10 s,
+ * the 12 informers printed about 500 lines. While any informers run, this filter takes those
+ * records off the console: each counts as a watch error of every running {@link Counters}, and the
+ * problem is said in one line when it first shows, when it changes, and once a minute while it
+ * lasts (fabric8 says nothing when a watch is back). Where that logger logs at INFO (the default),
+ * its level is lowered to DEBUG meanwhile, so that a watch's first failure counts too; its other
+ * DEBUG records are few (one per watch started or closed) and the console shows only INFO and up.
  *
- * <p>java.util.logging's loggers are global; the filter is removed when the last informers stop, so
- * that an updated kube bundle's classes are not held by the old filter.
+ * <p>java.util.logging's loggers are global; the filter is removed and the level restored when the
+ * last informers stop, so that an updated kube bundle's classes are not held by the old filter.
  */
 final class WatchRetryLog implements Filter {
 
@@ -37,6 +40,13 @@ final class WatchRetryLog implements Filter {
   private static final WatchRetryLog INSTANCE =
       new WatchRetryLog(Clock.systemUTC(), line -> LOG.log(System.Logger.Level.WARNING, line));
 
+  /**
+   * Whether this class lowered the watch manager's level, and the level it had (null: inherited).
+   */
+  private static boolean levelLowered;
+
+  private static Level levelBefore;
+
   private final Clock clock;
   private final Consumer<String> out;
   private final Set<Counters> running = ConcurrentHashMap.newKeySet();
@@ -52,6 +62,13 @@ final class WatchRetryLog implements Filter {
   /** Informers counting into {@code counters} started: their watches' retries are counted there. */
   static void started(Counters counters) {
     synchronized (INSTANCE) {
+      if (!levelLowered
+          && MANAGER_LOGGER.isLoggable(Level.INFO)
+          && !MANAGER_LOGGER.isLoggable(Level.FINE)) {
+        levelBefore = MANAGER_LOGGER.getLevel();
+        levelLowered = true;
+        MANAGER_LOGGER.setLevel(Level.FINE);
+      }
       INSTANCE.running.add(counters);
       MANAGER_LOGGER.setFilter(INSTANCE);
     }
@@ -65,6 +82,10 @@ final class WatchRetryLog implements Filter {
         INSTANCE.lastProblem = null;
         if (MANAGER_LOGGER.getFilter() == INSTANCE) {
           MANAGER_LOGGER.setFilter(null);
+        }
+        if (levelLowered) {
+          MANAGER_LOGGER.setLevel(levelBefore);
+          levelLowered = false;
         }
       }
     }
@@ -94,10 +115,13 @@ final class WatchRetryLog implements Filter {
         : described;
   }
 
-  /** fabric8's two messages for a watch that failed again before it delivered anything. */
+  /**
+   * fabric8's messages for a watch that failed and will be re-established: the first failure (at
+   * DEBUG) and the next ones before it delivered anything (at INFO).
+   */
   static boolean isRetry(String message) {
     return message != null
-        && (message.startsWith("Watch connection error received")
+        && (message.startsWith("Watch connection error")
             || message.startsWith("Unknown Watch error received"));
   }
 

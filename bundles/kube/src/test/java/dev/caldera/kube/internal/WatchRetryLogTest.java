@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.ConnectException;
 import java.nio.channels.ClosedChannelException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -108,6 +107,7 @@ class WatchRetryLogTest {
       CompletionException refused =
           new CompletionException(
               (ConnectException) new ConnectException().initCause(new ClosedChannelException()));
+      fabric8.debug("Unknown Watch error received, will reconnect if possible", refused);
       for (int times = 2; times < 5; times++) {
         fabric8.info(
             "Unknown Watch error received {} times without progress, will reconnect if possible",
@@ -116,7 +116,7 @@ class WatchRetryLogTest {
       }
       fabric8.error("Exception in reconnect", new IllegalStateException("a bug"));
 
-      assertThat(counters.watchErrors()).isEqualTo(3);
+      assertThat(counters.watchErrors()).as("the first failure, at DEBUG, too").isEqualTo(4);
       assertThat(fromFabric8.records)
           .extracting(LogRecord::getMessage)
           .containsExactly("Exception in reconnect");
@@ -132,6 +132,10 @@ class WatchRetryLogTest {
                             + " failed attempt so far)");
                 assertThat(r.getThrown()).isNull();
               });
+
+      WatchRetryLog.stopped(counters);
+      assertThat(manager.getFilter()).as("removed with the last informers").isNull();
+      assertThat(manager.getLevel()).as("the level it had before").isEqualTo(Level.INFO);
     } finally {
       WatchRetryLog.stopped(counters);
       manager.removeHandler(fromFabric8);
@@ -139,7 +143,6 @@ class WatchRetryLogTest {
       manager.setLevel(managerLevel);
       informers.setLevel(informersLevel);
     }
-    assertThat(manager.getFilter()).as("removed with the last informers").isNull();
   }
 
   @Test
@@ -151,6 +154,8 @@ class WatchRetryLogTest {
         .isTrue();
     assertThat(WatchRetryLog.isRetry("Exception in reconnect")).isFalse();
     assertThat(WatchRetryLog.isRetry(null)).isFalse();
-    assertThat(Duration.ofMinutes(1)).isEqualTo(WatchRetryLog.REPEAT);
+    assertThat(WatchRetryLog.isRetry("Watch connection error, will reconnect if possible"))
+        .isTrue();
+    assertThat(WatchRetryLog.isRetry("Watching pods...")).isFalse();
   }
 }
