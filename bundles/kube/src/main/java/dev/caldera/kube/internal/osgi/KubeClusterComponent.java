@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -108,6 +109,9 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
 
   static final Duration CONNECT_RETRY_MAX = Duration.ofSeconds(30);
 
+  /** How long a status check waits for the first attempt to connect to end. */
+  static final Duration CONNECT_WAIT = Duration.ofSeconds(2);
+
   private final ExecutorService starter =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -124,6 +128,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private volatile boolean closed;
   private volatile String connectFailure;
   private volatile PluginBundles pluginBundles;
+  private final CountDownLatch firstAttempt = new CountDownLatch(1);
 
   /**
    * Connects on the component's own thread: building the client can take long (an {@code exec}
@@ -162,6 +167,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
                   + failure);
         }
         connectFailure = failure + "; trying again";
+        firstAttempt.countDown();
       }
       Thread.sleep(pauseMillis);
       pauseMillis = Math.min(pauseMillis * 2, CONNECT_RETRY_MAX.toMillis());
@@ -185,6 +191,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
         return;
       }
       cluster = connected;
+      firstAttempt.countDown();
       counters = context.registerService(KubeCounters.class, connected.counters(), null);
       metrics =
           context.registerService(
@@ -338,6 +345,17 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
       return SourceStatus.notReady("the kube cluster is stopping");
     }
     KubeCluster c = cluster;
+    if (c == null && connectFailure == null) {
+      // At start the loop asks once a period: waiting here for the first connect lets the first
+      // session start as soon as the informers have listed (KubeCluster#status waits for that),
+      // not up to a period later.
+      try {
+        firstAttempt.await(CONNECT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      c = cluster;
+    }
     if (c == null) {
       String failure = connectFailure;
       return SourceStatus.notReady(
@@ -393,6 +411,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
       }
       closed = true;
     }
+    firstAttempt.countDown();
     starter.shutdownNow();
     try {
       starter.awaitTermination(5, TimeUnit.SECONDS);

@@ -10,6 +10,7 @@ import dev.caldera.kube.MockApi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -238,7 +239,51 @@ class KubeClusterComponentTest {
       throws Exception {
     api.node("n1", "4", "8Gi");
     Path go = dir.resolve("go");
-    Path kubeconfig = dir.resolve("kubeconfig-exec");
+    Path kubeconfig =
+        execPluginKubeconfig(
+            "i=0; until [ -e '%s' ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done"
+                .formatted(go));
+    KubeClusterComponent c = new KubeClusterComponent();
+    c.activate(context(), config(Map.of("kubeconfig", kubeconfig.toString())));
+    try {
+      assertThat(c.status().reason())
+          .isEqualTo("connecting to the API server (building the client)");
+      assertThat(c.snapshot().nodes()).isEmpty();
+      Files.createFile(go);
+      await("the cluster seen", () -> c.snapshot().nodes().size() == 1);
+      assertThat(c.status().isReady()).isTrue();
+    } finally {
+      c.deactivate();
+    }
+  }
+
+  /**
+   * The loop asks once a period whether a session may run. The first answer waits for the connect
+   * (a credential plugin that takes a moment here) and then for the informers' first lists, so the
+   * first session does not come up to a period after the sync.
+   */
+  @Test
+  @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void theFirstStatus_waitsForTheConnectAndTheLists() throws Exception {
+    api.node("n1", "4", "8Gi");
+    Path kubeconfig = execPluginKubeconfig("sleep 0.3");
+    KubeClusterComponent c = new KubeClusterComponent();
+    c.activate(context(), config(Map.of("kubeconfig", kubeconfig.toString())));
+    try {
+      SourceStatus first = c.status();
+      assertThat(first.isReady()).as("the first status: %s", first.reason()).isTrue();
+      assertThat(c.snapshot().nodes()).hasSize(1);
+    } finally {
+      c.deactivate();
+    }
+  }
+
+  /**
+   * A kubeconfig for the mock server whose user's token comes from an {@code exec} credential
+   * plugin that runs {@code script} (sh) before it answers.
+   */
+  private Path execPluginKubeconfig(String script) throws IOException {
+    Path kubeconfig = Files.createTempFile(dir, "kubeconfig-exec", "");
     String credential =
         "{\"apiVersion\": \"client.authentication.k8s.io/v1\", \"kind\": \"ExecCredential\","
             + " \"status\": {\"token\": \"secret\"}}";
@@ -255,25 +300,14 @@ class KubeClusterComponentTest {
               apiVersion: client.authentication.k8s.io/v1
               interactiveMode: Never
               command: /bin/sh
-              args: ["-c", "i=0; until [ -e '%s' ] || [ $i -ge 600 ]; do sleep 0.05; i=$((i+1)); done; echo '%s'"]
+              args: ["-c", "%s; echo '%s'"]
         contexts:
         - name: mock
           context: {cluster: mock, user: plugin, namespace: test}
         current-context: mock
         """
-            .formatted(api.url(), go, credential.replace("\"", "\\\"")));
-    KubeClusterComponent c = new KubeClusterComponent();
-    c.activate(context(), config(Map.of("kubeconfig", kubeconfig.toString())));
-    try {
-      assertThat(c.status().reason())
-          .isEqualTo("connecting to the API server (building the client)");
-      assertThat(c.snapshot().nodes()).isEmpty();
-      Files.createFile(go);
-      await("the cluster seen", () -> c.snapshot().nodes().size() == 1);
-      assertThat(c.status().isReady()).isTrue();
-    } finally {
-      c.deactivate();
-    }
+            .formatted(api.url(), script, credential.replace("\"", "\\\"")));
+    return kubeconfig;
   }
 
   /**
