@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.logging.Filter;
@@ -96,8 +97,20 @@ final class WatchRetryLog implements Filter {
     if (!isRetry(record.getMessage())) {
       return true;
     }
+    if (cancelled(record.getThrown())) {
+      return false; // a watch closed by its informer (a stop): nothing failed
+    }
     running.forEach(c -> c.watchErrors.increment());
     retried(problem(record.getThrown()));
+    return false;
+  }
+
+  private static boolean cancelled(Throwable thrown) {
+    for (Throwable t = thrown; t != null; t = t.getCause()) {
+      if (t instanceof CancellationException) {
+        return true;
+      }
+    }
     return false;
   }
 

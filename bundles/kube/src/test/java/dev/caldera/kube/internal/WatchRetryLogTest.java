@@ -115,6 +115,10 @@ class WatchRetryLogTest {
             refused);
       }
       fabric8.error("Exception in reconnect", new IllegalStateException("a bug"));
+      // A watch its informer closed (a stop) is no failure.
+      fabric8.debug(
+          "Unknown Watch error received, will reconnect if possible",
+          new CompletionException(new java.util.concurrent.CancellationException()));
 
       assertThat(counters.watchErrors()).as("the first failure, at DEBUG, too").isEqualTo(4);
       assertThat(fromFabric8.records)
