@@ -15,6 +15,8 @@ public final class ApiErrors {
   /** How many links of a cause chain {@link #chain} names. */
   private static final int MAX_CAUSES = 4;
 
+  private static final String NO_ANSWER = "no answer from the API server";
+
   private ApiErrors() {}
 
   /** The innermost cause worth reporting, unwrapping futures' wrappers. */
@@ -29,6 +31,22 @@ public final class ApiErrors {
   /** One line about {@code t}. */
   public static String describe(Throwable t) {
     Throwable c = cause(t);
+    String client = describeClientException(c);
+    return client != null ? client : chain(c);
+  }
+
+  /**
+   * One line about a request's failure that fabric8 may hand over raw (a watch's retry logs the
+   * HTTP client's own exception): without fabric8's exception in it, the server did not answer.
+   */
+  public static String describeRequestFailure(Throwable t) {
+    Throwable c = cause(t);
+    String client = describeClientException(c);
+    return client != null ? client : NO_ANSWER + ": " + chain(c);
+  }
+
+  /** What fabric8's exception in {@code c}'s chain says, or null when it holds none that speaks. */
+  private static String describeClientException(Throwable c) {
     // fabric8 wraps the exception that carries the status in one without it ("An error has
     // occurred."): the first in the chain with an HTTP answer speaks for all.
     for (Throwable x = c; x != null; x = x.getCause()) {
@@ -36,10 +54,7 @@ public final class ApiErrors {
         return describe(k);
       }
     }
-    if (c instanceof KubernetesClientException k) {
-      return describe(k);
-    }
-    return chain(c);
+    return c instanceof KubernetesClientException k ? describe(k) : null;
   }
 
   /** The HTTP status the API server answered with, somewhere in {@code t}'s chain, or 0. */
@@ -79,7 +94,7 @@ public final class ApiErrors {
     if (code <= 0) {
       // No answer from the server at all (fabric8 says 0 or -1): say what the connection did.
       Throwable root = k.getCause();
-      return "no answer from the API server"
+      return NO_ANSWER
           + (root == null
               ? (k.getMessage() == null ? "" : ": " + k.getMessage())
               : ": " + chain(root));

@@ -114,18 +114,11 @@ final class WatchRetryLog implements Filter {
     return false;
   }
 
-  /**
-   * What failed: fabric8 logs the HTTP client's exception, which names no status when the server
-   * did not answer.
-   */
+  /** What failed (fabric8 logs the HTTP client's exception, which names no status unanswered). */
   static String problem(Throwable thrown) {
-    if (thrown == null) {
-      return "the watch failed without a reason";
-    }
-    String described = ApiErrors.describe(thrown);
-    return ApiErrors.code(thrown) == 0 && !described.startsWith("no answer")
-        ? "no answer from the API server: " + described
-        : described;
+    return thrown == null
+        ? "the watch failed without a reason"
+        : ApiErrors.describeRequestFailure(thrown);
   }
 
   /**

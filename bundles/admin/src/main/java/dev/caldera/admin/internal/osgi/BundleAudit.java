@@ -338,16 +338,18 @@ public final class BundleAudit {
    * yet. The framework would resolve it at its start anyway.
    */
   private boolean resolves(Bundle b) {
-    FrameworkWiring wiring =
-        context.getBundle(Constants.SYSTEM_BUNDLE_ID).adapt(FrameworkWiring.class);
+    FrameworkWiring wiring = frameworkWiring();
     return wiring != null && wiring.resolveBundles(List.of(b));
+  }
+
+  private FrameworkWiring frameworkWiring() {
+    return context.getBundle(Constants.SYSTEM_BUNDLE_ID).adapt(FrameworkWiring.class);
   }
 
   /** The requirements of an unresolved bundle that nothing provides, if there are any. */
   private Optional<String> missingRequirements(Bundle b) {
     BundleRevision revision = b.adapt(BundleRevision.class);
-    FrameworkWiring wiring =
-        context.getBundle(Constants.SYSTEM_BUNDLE_ID).adapt(FrameworkWiring.class);
+    FrameworkWiring wiring = frameworkWiring();
     if (revision == null || wiring == null) {
       return Optional.empty();
     }
