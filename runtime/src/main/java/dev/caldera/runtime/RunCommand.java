@@ -79,6 +79,18 @@ final class RunCommand implements Callable<Integer> {
   Duration schedulePeriod;
 
   @Option(
+      names = "--session-debounce",
+      paramLabel = "DURATION|off",
+      defaultValue = "20ms",
+      description = {
+        "How long after work arrives (a pod, pod group or queue added or changed, a pod deleted"
+            + " or finished, a node added or changed) a session starts, gathering a burst into one"
+            + " session; sessions still start at the latest every --schedule-period. 'off': every"
+            + " period only, as Volcano (default: ${DEFAULT-VALUE})."
+      })
+  String sessionDebounce;
+
+  @Option(
       names = "--admin-address",
       paramLabel = "HOST:PORT",
       defaultValue = "127.0.0.1:8080",
@@ -297,6 +309,7 @@ final class RunCommand implements Callable<Integer> {
     if (schedulePeriod.isNegative() || schedulePeriod.isZero()) {
       throw new ParameterException(spec.commandLine(), "--schedule-period must be positive");
     }
+    Duration debounce = debounce(sessionDebounce);
     String token = adminToken != null ? adminToken : System.getenv("CALDERA_ADMIN_TOKEN");
     RunOptions options =
         new RunOptions(
@@ -307,6 +320,7 @@ final class RunCommand implements Callable<Integer> {
             !noWorkload,
             deployDir,
             schedulePeriod,
+            debounce,
             address(adminAddress),
             token == null || token.isBlank() ? null : token,
             shell,
@@ -320,6 +334,31 @@ final class RunCommand implements Callable<Integer> {
             logKeep,
             verbose);
     return new OsgiLauncher(options, parent.out(), parent.err()).kube(kube).run();
+  }
+
+  /** {@code --session-debounce}: a duration shorter than the period, or null for {@code off}. */
+  private Duration debounce(String text) {
+    if (text.equalsIgnoreCase("off")) {
+      return null;
+    }
+    Duration d;
+    try {
+      d = GoDuration.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--session-debounce: expected a duration (e.g. 20ms) or off, got " + text);
+    }
+    if (d.isNegative() || d.compareTo(schedulePeriod) >= 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--session-debounce: expected 0 or more and less than --schedule-period ("
+              + schedulePeriod.toMillis()
+              + " ms"
+              + "), got "
+              + text);
+    }
+    return d;
   }
 
   /** The distribution: {@code -Dcaldera.home} (set by bin/caldera), else the working directory. */

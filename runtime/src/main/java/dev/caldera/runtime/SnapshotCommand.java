@@ -189,6 +189,7 @@ final class SnapshotCommand implements Callable<Integer> {
             Duration.ofSeconds(1),
             null,
             null,
+            null,
             false,
             null,
             Duration.ZERO,

@@ -75,6 +75,18 @@ class RunCommandTest {
   }
 
   @Test
+  void aSessionDebounceNotShorterThanThePeriodIsAUsageError() {
+    assertThat(run("--schedule-period", "500ms", "--session-debounce", "1s")).isEqualTo(2);
+    assertThat(err())
+        .contains(
+            "--session-debounce: expected 0 or more and less than --schedule-period (500 ms),"
+                + " got 1s");
+    assertThat(run("--session-debounce", "soon")).isEqualTo(2);
+    assertThat(err())
+        .contains("--session-debounce: expected a duration (e.g. 20ms) or off, got soon");
+  }
+
+  @Test
   void aDurationWithoutUnitIsAUsageError() {
     assertThat(run("--duration", "30")).isEqualTo(2);
     assertThat(err()).contains("missing unit");

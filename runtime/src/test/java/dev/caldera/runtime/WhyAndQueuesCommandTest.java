@@ -59,6 +59,7 @@ class WhyAndQueuesCommandTest {
                 confFile,
                 null,
                 Duration.ofSeconds(1),
+                null,
                 1,
                 Duration.ZERO,
                 null,

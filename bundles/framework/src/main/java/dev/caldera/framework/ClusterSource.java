@@ -19,4 +19,17 @@ public interface ClusterSource {
   default SourceStatus status() {
     return SourceStatus.ready();
   }
+
+  /**
+   * Registers the listener the source calls when something arrives that a session may act on: a
+   * pod, pod group or queue added or changed in what it asks for, a pod deleted or finished, a node
+   * added, changed or removed, a list delivered after a reconnect. The loop then starts a session
+   * after its debounce instead of waiting out its period. The source calls it from any thread, as
+   * often as things arrive (it is cheap), and never for the echo of the scheduler's own writes (a
+   * bind, a status or condition it wrote), which would start sessions with nothing to do.
+   *
+   * <p>Replaces any listener registered before; null removes it. A source that never calls it (the
+   * default) is scheduled every period.
+   */
+  default void onWorkArrived(Runnable listener) {}
 }

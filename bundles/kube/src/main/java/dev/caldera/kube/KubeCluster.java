@@ -137,6 +137,16 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   }
 
   /**
+   * A pending pod of its scheduler names added or changed in what it asks for, a pod finished or
+   * deleted, a node, pod group or queue added, changed (beyond its status) or removed, or any other
+   * kind it informs on changed; never the echo of its own writes.
+   */
+  @Override
+  public void onWorkArrived(Runnable listener) {
+    backend.onWorkArrived(listener);
+  }
+
+  /**
    * A consistent snapshot from the informers' state.
    *
    * @throws IllegalStateException before the informers have synced

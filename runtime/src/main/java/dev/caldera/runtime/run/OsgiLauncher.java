@@ -401,6 +401,9 @@ public final class OsgiLauncher {
     scheduler.put("conf", options.conf().toAbsolutePath().toString());
     scheduler.put("policies", options.policies().toAbsolutePath().toString());
     scheduler.put("period.ms", options.schedulePeriod().toMillis());
+    scheduler.put(
+        "session.debounce.ms",
+        options.sessionDebounce() == null ? -1L : options.sessionDebounce().toMillis());
     scheduler.put("status.interval.ms", options.statusInterval().toMillis());
     scheduler.put(
         "log", options.logFile() == null ? "" : options.logFile().toAbsolutePath().toString());

@@ -11,6 +11,7 @@ import java.time.Duration;
  * @param cluster the manifests the embedded cluster is seeded from
  * @param workload whether the embedded cluster gets a generated workload
  * @param deploy the watched directory of plugin bundles
+ * @param sessionDebounce how long after work arrived a session starts; null for every period only
  * @param adminAddress null for no admin HTTP server
  * @param adminToken null when bundle installs over HTTP are disabled
  * @param duration null to run until stopped
@@ -28,6 +29,7 @@ public record RunOptions(
     boolean workload,
     Path deploy,
     Duration schedulePeriod,
+    Duration sessionDebounce,
     InetSocketAddress adminAddress,
     String adminToken,
     boolean shell,

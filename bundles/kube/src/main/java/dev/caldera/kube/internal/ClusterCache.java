@@ -76,6 +76,39 @@ final class ClusterCache {
   private Map<String, NodeMetrics> metrics = Map.of();
   private Map<String, String> policies = Map.of();
 
+  /** The scheduler names whose pending pods are work; empty: every scheduler's. */
+  private final Set<String> schedulerNames;
+
+  private volatile Runnable workListener;
+
+  /** A cache whose work is the pending pods of any scheduler. */
+  ClusterCache() {
+    this(Set.of());
+  }
+
+  /**
+   * @param schedulerNames the scheduler names whose pending pods are work for a session
+   */
+  ClusterCache(Set<String> schedulerNames) {
+    this.schedulerNames = Set.copyOf(schedulerNames);
+  }
+
+  /**
+   * Registers what to call when a change arrives that a session may act on (see {@code
+   * ClusterSource#onWorkArrived}); the echoes of the writer's own updates (a bind, a pod condition,
+   * a pod group's or queue's status) are not such changes. Null removes it.
+   */
+  void onWork(Runnable listener) {
+    this.workListener = listener;
+  }
+
+  private void work() {
+    Runnable l = workListener;
+    if (l != null) {
+      l.run();
+    }
+  }
+
   // ---- informer side -------------------------------------------------------------------------
 
   /** {@code informer} starts or ends handing over a list. */
@@ -84,6 +117,7 @@ final class ClusterCache {
       listing.add(informer);
     } else if (listing.remove(informer) && listing.isEmpty()) {
       notifyAll();
+      work(); // a list after a reconnect may hold anything
     }
   }
 
@@ -106,15 +140,23 @@ final class ClusterCache {
   }
 
   synchronized void putNode(Node n) {
-    nodes.put(n.name(), n);
+    Node old = nodes.put(n.name(), n);
+    if (!n.equals(old)) {
+      work();
+    }
   }
 
   synchronized void removeNode(String name) {
-    nodes.remove(name);
+    if (nodes.remove(name) != null) {
+      work();
+    }
   }
 
   synchronized void putPod(Pod p) {
     Pod old = pods.put(p.key(), p);
+    if (isWork(old, p)) {
+      work();
+    }
     if (old != null && !old.nodeName().equals(p.nodeName())) {
       unplace(old);
     }
@@ -131,9 +173,38 @@ final class ClusterCache {
     Pod old = pods.remove(key);
     if (old != null) {
       unplace(old);
+      if (occupies(old) && (!old.nodeName().isEmpty() || ours(old))) {
+        work(); // its node has room again, or its gang changed
+      }
     }
     endBindLocked(key);
     evictionsInFlight.remove(key);
+  }
+
+  /**
+   * Whether a pod's update may give a session something to do: a pending pod of ours that is new or
+   * changed in what it asks for, a pod that finished, or one that is being deleted. A pod bound (by
+   * our bind or anyone's) or a change of its conditions or nominated node is not.
+   */
+  private boolean isWork(Pod old, Pod p) {
+    if (old == null) {
+      return p.nodeName().isEmpty() && occupies(p) && ours(p);
+    }
+    if (occupies(old) && !occupies(p)) {
+      return true;
+    }
+    if (old.metadata().deletionTimestamp() == null && p.metadata().deletionTimestamp() != null) {
+      return true;
+    }
+    if (!p.nodeName().isEmpty() || !ours(p)) {
+      return false;
+    }
+    Pod statusOnly = old.withStatus(p.nodeName(), p.phase(), p.nominatedNodeName(), p.conditions());
+    return !statusOnly.equals(p);
+  }
+
+  private boolean ours(Pod p) {
+    return schedulerNames.isEmpty() || schedulerNames.contains(p.schedulerName());
   }
 
   private void unplace(Pod p) {
@@ -147,20 +218,25 @@ final class ClusterCache {
   }
 
   synchronized void putPodGroup(PodGroup pg, int[] counts) {
-    podGroups.put(pg.key(), pg);
+    PodGroup old = podGroups.put(pg.key(), pg);
     podGroupCounts.put(pg.key(), counts.clone());
+    if (old == null || !old.withStatus(pg.phase(), pg.conditions()).equals(pg)) {
+      work(); // new, or changed in more than its status
+    }
   }
 
   synchronized void removePodGroup(String key) {
-    podGroups.remove(key);
     podGroupCounts.remove(key);
+    if (podGroups.remove(key) != null) {
+      work();
+    }
   }
 
   /**
    * @param stateOnServer whether the server's {@code status.state} is set
    */
   synchronized void putQueue(Queue q, boolean stateOnServer) {
-    queues.put(q.name(), q);
+    putQueueLocked(q);
     if (stateOnServer) {
       queuesWithoutState.remove(q.name());
     } else {
@@ -170,8 +246,15 @@ final class ClusterCache {
 
   /** The writer's own update of a queue (its state is on the server, or being written). */
   synchronized void putQueue(Queue q) {
-    queues.put(q.name(), q);
+    putQueueLocked(q);
     queuesWithoutState.remove(q.name());
+  }
+
+  private void putQueueLocked(Queue q) {
+    Queue old = queues.put(q.name(), q);
+    if (old == null || !old.withAllocated(q.allocated()).equals(q)) {
+      work(); // new, or changed in more than what is allocated
+    }
   }
 
   /** Whether nobody has written the queue's {@code status.state} yet (no Volcano controller). */
@@ -180,8 +263,10 @@ final class ClusterCache {
   }
 
   synchronized void removeQueue(String name) {
-    queues.remove(name);
     queuesWithoutState.remove(name);
+    if (queues.remove(name) != null) {
+      work();
+    }
   }
 
   synchronized void putPriorityClass(PriorityClass pc, String preemptionPolicy) {
@@ -191,43 +276,53 @@ final class ClusterCache {
     } else {
       preemptionPolicies.put(pc.name(), preemptionPolicy);
     }
+    work();
   }
 
   synchronized void removePriorityClass(String name) {
     priorityClasses.remove(name);
     preemptionPolicies.remove(name);
+    work();
   }
 
   synchronized void putPdb(PodDisruptionBudget b) {
     pdbs.put(b.metadata().key(), b);
+    work();
   }
 
   synchronized void removePdb(String key) {
     pdbs.remove(key);
+    work();
   }
 
   synchronized void putQuota(ResourceQuota q) {
     quotas.put(q.metadata().key(), q);
+    work();
   }
 
   synchronized void removeQuota(String key) {
     quotas.remove(key);
+    work();
   }
 
   synchronized void putNamespace(Namespace ns) {
     namespaces.put(ns.metadata().name(), ns);
+    work();
   }
 
   synchronized void removeNamespace(String name) {
     namespaces.remove(name);
+    work();
   }
 
   synchronized void putVolume(PersistentVolume v) {
     volumes.put(v.name(), v);
+    work();
   }
 
   synchronized void removeVolume(String name) {
     volumes.remove(name);
+    work();
   }
 
   synchronized PersistentVolume volume(String name) {
@@ -236,10 +331,12 @@ final class ClusterCache {
 
   synchronized void putClaim(PersistentVolumeClaim c) {
     claims.put(c.key(), c);
+    work();
   }
 
   synchronized void removeClaim(String key) {
     claims.remove(key);
+    work();
   }
 
   synchronized PersistentVolumeClaim claim(String key) {
@@ -248,18 +345,22 @@ final class ClusterCache {
 
   synchronized void putStorageClass(StorageClass sc) {
     storageClasses.put(sc.name(), sc);
+    work();
   }
 
   synchronized void removeStorageClass(String name) {
     storageClasses.remove(name);
+    work();
   }
 
   synchronized void putCsiNode(CSINode n) {
     csiNodes.put(n.name(), n);
+    work();
   }
 
   synchronized void removeCsiNode(String name) {
     csiNodes.remove(name);
+    work();
   }
 
   /** Node name → usage as the metrics poller last read it (empty: none read). */

@@ -55,7 +55,7 @@ public final class KubeBackend implements AutoCloseable {
   private final Settings settings;
   private final Clock clock;
   private final Counters counters = new Counters();
-  private final ClusterCache cache = new ClusterCache();
+  private final ClusterCache cache;
   private final Informers informers;
   private final WriteQueue writes;
   private final WriteQueue eventWrites;
@@ -69,6 +69,7 @@ public final class KubeBackend implements AutoCloseable {
     this.ownsClient = ownsClient;
     this.settings = settings;
     this.clock = clock;
+    this.cache = new ClusterCache(settings.schedulerNames());
     this.informers = new Informers(client, cache, counters);
     this.writes =
         new WriteQueue(
@@ -261,6 +262,11 @@ public final class KubeBackend implements AutoCloseable {
 
   public void setWriteGate(BooleanSupplier gate) {
     writer.setGate(gate);
+  }
+
+  /** What to call when a change arrives that a session may act on; null for nothing. */
+  public void onWorkArrived(Runnable listener) {
+    cache.onWork(listener);
   }
 
   public void setPolicies(Map<String, String> policies) {

@@ -30,6 +30,7 @@ public final class LoopFactory {
 
   /**
    * @param policies null when no policies directory is watched
+   * @param debounce how long after work arrived a session starts; null for every period only
    * @param maxSessions 0 for no limit
    * @param statusInterval zero for no status lines
    * @param logFile null for no log file
@@ -42,6 +43,7 @@ public final class LoopFactory {
       Path conf,
       Path policies,
       Duration period,
+      Duration debounce,
       long maxSessions,
       Duration statusInterval,
       Path logFile,
@@ -139,7 +141,8 @@ public final class LoopFactory {
             policies,
             checker,
             state,
-            new SchedulingLoop.Settings(o.period(), o.maxSessions(), o.statusInterval()),
+            new SchedulingLoop.Settings(
+                o.period(), o.debounce(), o.maxSessions(), o.statusInterval()),
             Clock.systemUTC(),
             onFinished);
     loop.start();

@@ -25,14 +25,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
- * The scheduling loop of {@code caldera run}: one cycle per period, each starting a period after
- * the previous one ended (Volcano's {@code wait.Until(runOnce, schedulePeriod)}).
+ * The scheduling loop of {@code caldera run}: a cycle a period after the previous one ended
+ * (Volcano's {@code wait.Until(runOnce, schedulePeriod)}), or a debounce after the cluster source
+ * said that work arrived, whichever comes first ({@link CycleTimer}).
  *
  * <p>A cycle re-reads the conf file and the policies directory, takes the registry's plugins as
  * they are now, and either runs a session on a fresh snapshot and applies its decisions, or holds
@@ -45,14 +46,25 @@ public final class SchedulingLoop {
   /**
    * What the loop needs to run.
    *
+   * @param debounce how long after work arrived a session starts (gathering a burst into one); null
+   *     to run every period only
    * @param livenessTimeout how long a cycle may take before health reports the loop as not live
    */
   public record Settings(
-      Duration period, long maxSessions, Duration statusInterval, Duration livenessTimeout) {
+      Duration period,
+      Duration debounce,
+      long maxSessions,
+      Duration statusInterval,
+      Duration livenessTimeout) {
 
     /** The default liveness timeout: two minutes, or ten periods if that is longer. */
+    public Settings(Duration period, Duration debounce, long maxSessions, Duration statusInterval) {
+      this(period, debounce, maxSessions, statusInterval, defaultLivenessTimeout(period));
+    }
+
+    /** Every period only, never woken by arrivals. */
     public Settings(Duration period, long maxSessions, Duration statusInterval) {
-      this(period, maxSessions, statusInterval, defaultLivenessTimeout(period));
+      this(period, null, maxSessions, statusInterval);
     }
 
     static Duration defaultLivenessTimeout(Duration period) {
@@ -74,6 +86,7 @@ public final class SchedulingLoop {
   private final RegistryWatch registryWatch = new RegistryWatch();
   private final Runnable onFinished;
   private ScheduledExecutorService executor;
+  private CycleTimer timer;
   private Instant lastStatus;
   private long sessionsAtLastStatus;
   private Set<String> refusalsReported = Set.of();
@@ -107,19 +120,29 @@ public final class SchedulingLoop {
     this.onFinished = onFinished;
   }
 
-  /** Starts cycling on a thread of its own; the first cycle runs at once. */
+  /**
+   * Starts cycling on a thread of its own; the first cycle runs at once. With a debounce, the
+   * source's word that work arrived brings the next cycle forward.
+   */
   public synchronized void start() {
-    executor =
-        Executors.newSingleThreadScheduledExecutor(
+    ScheduledThreadPoolExecutor e =
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, "caldera-scheduler");
               t.setDaemon(true);
               return t;
             });
+    // A stop ends the cycle in flight; the next one, scheduled up to a period ahead, is dropped.
+    e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    executor = e;
     lastStatus = clock.instant();
     state.loopStarted(settings.livenessTimeout().plus(settings.period()));
-    executor.scheduleWithFixedDelay(
-        this::cycleSafely, 0, settings.period().toNanos(), TimeUnit.NANOSECONDS);
+    timer = new CycleTimer(executor, this::cycleSafely, settings.period(), settings.debounce());
+    if (settings.debounce() != null) {
+      source.onWorkArrived(timer::wake);
+    }
+    timer.start();
   }
 
   /**
@@ -136,6 +159,7 @@ public final class SchedulingLoop {
     if (e == null) {
       return true;
     }
+    source.onWorkArrived(null);
     e.shutdown();
     try {
       boolean inTime = e.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -36,6 +36,9 @@ public final class SchedulingLoopComponent {
   /** The configuration PID. */
   public static final String PID = "dev.caldera.scheduler";
 
+  /** The session debounce when the configuration gives none (as {@code caldera run}'s default). */
+  public static final long DEFAULT_DEBOUNCE_MS = 20;
+
   /** The configuration; property names are the method names with dots for underscores. */
   @interface Config {
     /** The scheduler conf file, watched. */
@@ -46,6 +49,12 @@ public final class SchedulingLoopComponent {
 
     /** Time from the end of a cycle to the start of the next. */
     long period_ms() default 1000;
+
+    /**
+     * How long after work arrived (the cluster source's word) a cycle starts, gathering a burst
+     * into one session; negative: every period only.
+     */
+    long session_debounce_ms() default DEFAULT_DEBOUNCE_MS;
 
     /** Stop after this many sessions; 0 for no limit. */
     long sessions() default 0;
@@ -101,6 +110,9 @@ public final class SchedulingLoopComponent {
                 Path.of(config.conf()),
                 config.policies().isBlank() ? null : Path.of(config.policies()),
                 Duration.ofMillis(Math.max(1, config.period_ms())),
+                config.session_debounce_ms() < 0
+                    ? null
+                    : Duration.ofMillis(config.session_debounce_ms()),
                 config.sessions(),
                 Duration.ofMillis(config.status_interval_ms()),
                 config.log().isBlank() ? null : Path.of(config.log()),

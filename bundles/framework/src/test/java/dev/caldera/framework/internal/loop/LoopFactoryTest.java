@@ -74,6 +74,7 @@ class LoopFactoryTest {
                 dir.resolve("scheduler.conf"),
                 null,
                 Duration.ofMillis(5),
+                null,
                 1,
                 Duration.ZERO,
                 null,

@@ -562,7 +562,7 @@ class SchedulingLoopTest {
     SchedulingLoop loop =
         loop(
             new SchedulingLoop.Settings(
-                Duration.ofMillis(5), 0, Duration.ZERO, Duration.ofMillis(300)),
+                Duration.ofMillis(5), null, 0, Duration.ZERO, Duration.ofMillis(300)),
             null);
     loop.start();
     assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
@@ -626,6 +626,110 @@ class SchedulingLoopTest {
         .extracting(e -> e.kind() + " " + e.object())
         .containsExactly("Node huge", "Node negative", "Pod ns/greedy");
     assertThat(state.health().ready()).isTrue();
+  }
+
+  /** The loop's cluster, telling the loop when work arrives as the kube source does. */
+  private final class WakingCluster implements ClusterSource {
+    volatile Runnable listener;
+    volatile Runnable duringSnapshot = () -> {};
+
+    @Override
+    public ClusterSnapshot snapshot() {
+      duringSnapshot.run();
+      return cluster.snapshot();
+    }
+
+    @Override
+    public void onWorkArrived(Runnable l) {
+      listener = l;
+    }
+
+    void arrive() {
+      listener.run();
+    }
+  }
+
+  private static final Duration AN_HOUR = Duration.ofHours(1);
+
+  private void awaitSessions(long n) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (state.sessionCount() < n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(state.sessionCount()).as("sessions run").isGreaterThanOrEqualTo(n);
+  }
+
+  @Test
+  void start_workArriving_startsASessionAfterTheDebounce_notAPeriodLater() throws Exception {
+    registry.add(quota, "q 1");
+    WakingCluster source = new WakingCluster();
+    SchedulingLoop loop =
+        loop(
+            source,
+            new SchedulingLoop.Settings(AN_HOUR, Duration.ofMillis(10), 0, Duration.ZERO),
+            null);
+    loop.start();
+    awaitSessions(1);
+
+    source.arrive();
+
+    awaitSessions(2);
+    loop.stop(Duration.ofSeconds(30));
+    assertThat(source.listener).as("the listener after stop").isNull();
+  }
+
+  @Test
+  void start_aBurstOfArrivalsWithinTheDebounce_isOneSession() throws Exception {
+    registry.add(quota, "q 1");
+    WakingCluster source = new WakingCluster();
+    SchedulingLoop loop =
+        loop(
+            source,
+            new SchedulingLoop.Settings(AN_HOUR, Duration.ofMillis(300), 0, Duration.ZERO),
+            null);
+    loop.start();
+    awaitSessions(1);
+
+    for (int i = 0; i < 50; i++) {
+      source.arrive();
+    }
+    awaitSessions(2);
+    Thread.sleep(900); // three debounces: a session per arrival would have shown by now
+
+    assertThat(state.sessionCount()).isEqualTo(2);
+    loop.stop(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void start_workArrivingDuringASession_runsAnotherAfterIt() throws Exception {
+    registry.add(quota, "q 1");
+    WakingCluster source = new WakingCluster();
+    AtomicInteger snapshots = new AtomicInteger();
+    source.duringSnapshot =
+        () -> {
+          if (snapshots.incrementAndGet() == 1) {
+            source.arrive(); // after this session's snapshot was decided on
+          }
+        };
+    SchedulingLoop loop =
+        loop(source, new SchedulingLoop.Settings(AN_HOUR, Duration.ZERO, 0, Duration.ZERO), null);
+    loop.start();
+
+    awaitSessions(2);
+    loop.stop(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void start_withoutADebounce_doesNotListenForWork() throws Exception {
+    registry.add(quota, "q 1");
+    WakingCluster source = new WakingCluster();
+    SchedulingLoop loop =
+        loop(source, new SchedulingLoop.Settings(AN_HOUR, 0, Duration.ZERO), null);
+    loop.start();
+    awaitSessions(1);
+
+    assertThat(source.listener).isNull();
+    loop.stop(Duration.ofSeconds(30));
   }
 
   /** The loop's cluster, but every snapshot is {@code snapshot}. */

@@ -129,6 +129,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private volatile String connectFailure;
   private volatile PluginBundles pluginBundles;
   private final CountDownLatch firstAttempt = new CountDownLatch(1);
+  private volatile Runnable workListener;
 
   /**
    * Connects on the component's own thread: building the client can take long (an {@code exec}
@@ -191,6 +192,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
         return;
       }
       cluster = connected;
+      connected.onWorkArrived(this::workArrived);
       firstAttempt.countDown();
       counters = context.registerService(KubeCounters.class, connected.counters(), null);
       metrics =
@@ -284,6 +286,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     }
     if (!config.leader_elect()) {
       System.out.println("cluster: " + synced() + "; scheduling");
+      workArrived();
       return;
     }
     LeaderElection.Options lease =
@@ -310,6 +313,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
               @Override
               public void startedLeading() {
                 System.out.println("cluster: " + me + " is the leader; scheduling");
+                workArrived(); // what waited for a leader is work now
               }
 
               @Override
@@ -372,6 +376,18 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
    * The cluster now. The loop asks only after {@link #status()} said ready; should leadership be
    * lost in between, the snapshot is empty and {@link #apply} writes nothing.
    */
+  @Override
+  public void onWorkArrived(Runnable listener) {
+    workListener = listener;
+  }
+
+  private void workArrived() {
+    Runnable l = workListener;
+    if (l != null) {
+      l.run();
+    }
+  }
+
   @Override
   public ClusterSnapshot snapshot() {
     if (!active()) {
