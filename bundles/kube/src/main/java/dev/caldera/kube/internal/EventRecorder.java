@@ -1,9 +1,6 @@
 package dev.caldera.kube.internal;
 
-import io.fabric8.kubernetes.api.model.MicroTime;
 import io.fabric8.kubernetes.api.model.ObjectReference;
-import io.fabric8.kubernetes.api.model.events.v1.Event;
-import io.fabric8.kubernetes.api.model.events.v1.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.time.Duration;
@@ -129,22 +126,18 @@ final class EventRecorder {
       }
     }
     if (create) {
-      Event event =
-          new EventBuilder()
-              .withNewMetadata()
-              .withNamespace(namespace)
-              .withName(s.name)
-              .endMetadata()
-              .withEventTime(new MicroTime(MICRO_TIME.format(now)))
-              .withReportingController(controller)
-              .withReportingInstance(instance)
-              .withAction(action)
-              .withReason(reason)
-              .withType(type)
-              .withNote(note.length() > MAX_NOTE ? note.substring(0, MAX_NOTE) : note)
-              .withRegarding(regarding)
-              .build();
-      String body = client.getKubernetesSerialization().asJson(event);
+      String body =
+          WriteBodies.event(
+              namespace,
+              s.name,
+              MICRO_TIME.format(now),
+              controller,
+              instance,
+              action,
+              reason,
+              type,
+              note.length() > MAX_NOTE ? note.substring(0, MAX_NOTE) : note,
+              regarding);
       submit(s, () -> ApiRequests.post(client, eventsPath(namespace), body));
     } else if (flush) {
       String patch =

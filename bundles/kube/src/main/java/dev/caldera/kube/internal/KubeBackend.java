@@ -27,6 +27,9 @@ public final class KubeBackend implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(KubeBackend.class.getName());
 
+  /** How many events are written at once. */
+  static final int EVENT_CONCURRENCY = 4;
+
   /** How long {@link #close()} waits for the writes already queued. */
   static final Duration STOP_DRAIN = Duration.ofSeconds(10);
 
@@ -78,11 +81,12 @@ public final class KubeBackend implements AutoCloseable {
             settings.initialBackoff(),
             settings.maxBackoff(),
             counters);
-    // Events have a queue of their own, a quarter as wide: a session's thousand Scheduled events
-    // never hold up its binds.
+    // Events have a queue of their own, and a narrow one: on a busy API server every event sent
+    // beside the binds delays them (client-go's event broadcaster, kube-scheduler's, writes one
+    // at a time). A burst of Scheduled events waits in memory and is written after the binds.
     this.eventWrites =
         new WriteQueue(
-            Math.max(1, settings.writeConcurrency() / 4),
+            Math.min(EVENT_CONCURRENCY, settings.writeConcurrency()),
             settings.maxAttempts(),
             settings.initialBackoff(),
             settings.maxBackoff(),

@@ -135,16 +135,8 @@ final class KubeWriter {
     if (!claim.claimed()) {
       return; // a bind is in flight already: never bind twice
     }
-    Map<String, Object> binding = new LinkedHashMap<>();
-    binding.put("apiVersion", "v1");
-    binding.put("kind", "Binding");
-    // The uid makes the API server refuse to bind a pod re-created under the same name.
-    binding.put(
-        "metadata",
-        Map.of("name", pod.name(), "namespace", pod.namespace(), "uid", pod.metadata().uid()));
-    binding.put("target", Map.of("apiVersion", "v1", "kind", "Node", "name", node));
     String path = "/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/binding";
-    String body = json(binding);
+    String body = WriteBodies.binding(pod.namespace(), pod.name(), pod.metadata().uid(), node);
     // kube-scheduler's PreBind: the claims are settled before the pod is bound.
     CompletableFuture<Void> claimsBound =
         claims.isEmpty()
