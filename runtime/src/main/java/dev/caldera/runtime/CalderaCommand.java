@@ -67,6 +67,7 @@ public final class CalderaCommand implements Runnable {
     m.put("diff", DiffCommand::new);
     m.put("snapshot", SnapshotCommand::new);
     m.put("bench", BenchCommand::new);
+    m.put("load", LoadCommand::new);
     m.put("run", RunCommand::new);
     m.put("policy", PolicyCommand::new);
     m.put("why", WhyCommand::new);
@@ -114,6 +115,12 @@ public final class CalderaCommand implements Runnable {
       cl.addSubcommand(first, SUBCOMMANDS.get(first).get());
     } else {
       SUBCOMMANDS.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+    }
+    CommandLine load = cl.getSubcommands().get("load");
+    if (load != null) {
+      // The load tool parses its own arguments: from the first one picocli does not know, all go
+      // to it as they are, even one that looks like caldera's own option (--stacktrace).
+      load.setStopAtUnmatched(true);
     }
     cl.setCaseInsensitiveEnumValuesAllowed(true);
     cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));

@@ -14,8 +14,8 @@ import java.util.Map;
 
 /**
  * Objects that schedule on a real API server without kubelets or controllers, for the opt-in suite
- * and the start-up bench: a namespace that admits pods, nodes with resources, and pending pods that
- * tolerate the taint new nodes get.
+ * (the load tool, tools/load, makes its own): a namespace that admits pods, nodes with resources,
+ * and pending pods that tolerate the taint new nodes get.
  */
 final class RealServerObjects {
 

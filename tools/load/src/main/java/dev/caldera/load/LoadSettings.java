@@ -1,0 +1,85 @@
+package dev.caldera.load;
+
+import dev.caldera.load.LoadObjects.PodShape;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The validated settings of one run ({@link LoadTool} reads them from the command line).
+ *
+ * @param nodeSelector the labelled nodes to use, or null to create {@code nodes} fake nodes
+ * @param gangSize pods per gang, 0 for plain pods
+ * @param backlog pods created before the scheduler is launched; 0 for a paced stream
+ * @param launch the scheduler's shell command, or null
+ * @param schedulerPid the running scheduler's process id, or null
+ */
+record LoadSettings(
+    Path kubeconfig,
+    String context,
+    int nodes,
+    Map<String, String> nodeSelector,
+    String queue,
+    String schedulerName,
+    double rate,
+    Duration duration,
+    int gangSize,
+    PodShape pod,
+    int backlog,
+    Duration settle,
+    String launch,
+    Long schedulerPid,
+    Duration drain,
+    int workers,
+    boolean json) {
+
+  LoadSettings {
+    Objects.requireNonNull(queue);
+    Objects.requireNonNull(schedulerName);
+    Objects.requireNonNull(duration);
+    Objects.requireNonNull(pod);
+    Objects.requireNonNull(settle);
+    Objects.requireNonNull(drain);
+    nodeSelector = nodeSelector == null ? null : Map.copyOf(nodeSelector);
+  }
+
+  boolean createsNodes() {
+    return nodeSelector == null;
+  }
+
+  boolean backlogMode() {
+    return backlog > 0;
+  }
+
+  boolean gangs() {
+    return gangSize > 0;
+  }
+
+  /** The pace of the stream (also for a backlog, where it is not used). */
+  PaceSchedule schedule() {
+    return new PaceSchedule(rate);
+  }
+
+  /** The pods of the run: the backlog, or the stream's pods in whole gangs. */
+  Workload workload() {
+    if (backlogMode()) {
+      return new Workload(gangSize, gangs() ? backlog / gangSize : backlog);
+    }
+    return Workload.ofAbout(schedule().podsIn(duration.toNanos() / 1e9), gangSize);
+  }
+
+  /** What the run submits, in a few words. */
+  String describe() {
+    String shape = "cpu " + pod.cpu() + ", memory " + pod.memory();
+    String what =
+        gangs()
+            ? "gangs of " + gangSize + " pods (" + shape + ") in queue " + queue
+            : "plain pods (" + shape + ")";
+    String when =
+        backlogMode()
+            ? "a backlog of " + backlog + " pods, then the scheduler launched"
+            : LoadReport.number(rate) + " pods/s for " + Durations.format(duration);
+    return what + ", " + when + ", schedulerName " + schedulerName;
+  }
+}
