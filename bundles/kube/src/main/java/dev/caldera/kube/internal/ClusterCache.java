@@ -70,6 +70,9 @@ final class ClusterCache {
 
   private final Map<String, Instant> evictionsInFlight = new HashMap<>();
 
+  /** Pod group key → keys of the pods that name it and have not finished (any scheduler). */
+  private final Map<String, Set<String>> podsByGroup = new HashMap<>();
+
   /** Informers whose list is being handed over (between fabric8's onBeforeList and onList). */
   private final Set<String> listing = new TreeSet<>();
 
@@ -154,6 +157,10 @@ final class ClusterCache {
 
   synchronized void putPod(Pod p) {
     Pod old = pods.put(p.key(), p);
+    if (old != null) {
+      leaveGroup(old);
+    }
+    joinGroup(p);
     if (isWork(old, p)) {
       work();
     }
@@ -173,6 +180,7 @@ final class ClusterCache {
     Pod old = pods.remove(key);
     if (old != null) {
       unplace(old);
+      leaveGroup(old);
       if (occupies(old) && (!old.nodeName().isEmpty() || ours(old))) {
         work(); // its node has room again, or its gang changed
       }
@@ -188,7 +196,7 @@ final class ClusterCache {
    */
   private boolean isWork(Pod old, Pod p) {
     if (old == null) {
-      return p.nodeName().isEmpty() && occupies(p) && ours(p);
+      return p.nodeName().isEmpty() && occupies(p) && ours(p) && gangComplete(p);
     }
     if (occupies(old) && !occupies(p)) {
       return true;
@@ -200,7 +208,52 @@ final class ClusterCache {
       return false;
     }
     Pod statusOnly = old.withStatus(p.nodeName(), p.phase(), p.nominatedNodeName(), p.conditions());
-    return !statusOnly.equals(p);
+    return !statusOnly.equals(p) && gangComplete(p);
+  }
+
+  /**
+   * Whether the pod's gang has its minimum of members: a pod without a group (an implicit group of
+   * one), or one whose group is known and named by at least {@code minMember} pods. The pods of a
+   * gang arrive one by one; a session for each would find the gang short and write its conditions
+   * and events again and again. The pod that completes the gang (or its group, arriving last) is
+   * the work; a gang that stays short is reported by the periodic session, as Volcano does.
+   */
+  private boolean gangComplete(Pod p) {
+    String group = groupKey(p);
+    if (group == null) {
+      return true;
+    }
+    PodGroup pg = podGroups.get(group);
+    return pg != null && members(group) >= pg.minMember();
+  }
+
+  private int members(String groupKey) {
+    Set<String> members = podsByGroup.get(groupKey);
+    return members == null ? 0 : members.size();
+  }
+
+  /** The key of the pod group the pod names, or null. */
+  private static String groupKey(Pod p) {
+    String name = Admission.groupName(p);
+    return name == null ? null : p.namespace() + "/" + name;
+  }
+
+  private void joinGroup(Pod p) {
+    String group = groupKey(p);
+    if (group != null && occupies(p)) {
+      podsByGroup.computeIfAbsent(group, g -> new HashSet<>()).add(p.key());
+    }
+  }
+
+  private void leaveGroup(Pod p) {
+    String group = groupKey(p);
+    Set<String> members = group == null ? null : podsByGroup.get(group);
+    if (members != null) {
+      members.remove(p.key());
+      if (members.isEmpty()) {
+        podsByGroup.remove(group);
+      }
+    }
   }
 
   private boolean ours(Pod p) {
@@ -220,8 +273,9 @@ final class ClusterCache {
   synchronized void putPodGroup(PodGroup pg, int[] counts) {
     PodGroup old = podGroups.put(pg.key(), pg);
     podGroupCounts.put(pg.key(), counts.clone());
-    if (old == null || !old.withStatus(pg.phase(), pg.conditions()).equals(pg)) {
-      work(); // new, or changed in more than its status
+    boolean changed = old == null || !old.withStatus(pg.phase(), pg.conditions()).equals(pg);
+    if (changed && members(pg.key()) >= pg.minMember()) {
+      work(); // new or changed in more than its status, with its gang complete
     }
   }
 

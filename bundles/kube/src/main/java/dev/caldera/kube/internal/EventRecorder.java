@@ -34,6 +34,7 @@ final class EventRecorder {
   private final String controller;
   private final String instance;
   private final AtomicLong sequence = new AtomicLong();
+  private final WriteThrottle warnings;
 
   /** Identical events seen recently, oldest first (evicted beyond {@link #MAX_TRACKED}). */
   private final Map<String, Series> recent =
@@ -66,12 +67,14 @@ final class EventRecorder {
   EventRecorder(
       KubernetesClient client,
       WriteQueue writes,
+      WriteThrottle warnings,
       Counters counters,
       Clock clock,
       String controller,
       String instance) {
     this.client = client;
     this.writes = writes;
+    this.warnings = warnings;
     this.counters = counters;
     this.clock = clock;
     this.controller = controller;
@@ -84,6 +87,20 @@ final class EventRecorder {
    * @param type Normal or Warning
    */
   void record(ObjectReference regarding, String type, String reason, String action, String note) {
+    if (!"Warning".equals(type)) {
+      recordNow(regarding, type, reason, action, note);
+      return;
+    }
+    // Sessions warn about a waiting gang or pod at each run, with counts that change between runs
+    // ("3/10 tasks ..."): one warning per object and reason per interval, the latest.
+    String key =
+        String.join(
+            "\u0000", regarding.getKind(), namespaceOf(regarding), regarding.getName(), reason);
+    warnings.offer(key, false, () -> recordNow(regarding, type, reason, action, note));
+  }
+
+  private void recordNow(
+      ObjectReference regarding, String type, String reason, String action, String note) {
     Instant now = clock.instant();
     String namespace = namespaceOf(regarding);
     String key =

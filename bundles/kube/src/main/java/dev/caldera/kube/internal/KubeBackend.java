@@ -27,6 +27,13 @@ public final class KubeBackend implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(KubeBackend.class.getName());
 
+  /**
+   * The least time between two status writes of one object, or two warnings about it: what a
+   * session reports again is written at most once a period (Volcano's default, 1 s), however often
+   * sessions run.
+   */
+  static final Duration REPORT_INTERVAL = Duration.ofSeconds(1);
+
   /** How many events are written at once. */
   static final int EVENT_CONCURRENCY = 4;
 
@@ -66,6 +73,17 @@ public final class KubeBackend implements AutoCloseable {
   private final MetricsPoller metrics;
   private final boolean ownsClient;
   private ScheduledExecutorService poller;
+  private final ScheduledExecutorService throttleTimer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "caldera-kube-throttle");
+            t.setDaemon(true);
+            return t;
+          });
+  private final WriteThrottle statusThrottle =
+      new WriteThrottle(throttleTimer, REPORT_INTERVAL, System::nanoTime);
+  private final WriteThrottle warningThrottle =
+      new WriteThrottle(throttleTimer, REPORT_INTERVAL, System::nanoTime);
 
   public KubeBackend(KubernetesClient client, boolean ownsClient, Settings settings, Clock clock) {
     this.client = client;
@@ -95,11 +113,13 @@ public final class KubeBackend implements AutoCloseable {
         new EventRecorder(
             client,
             eventWrites,
+            warningThrottle,
             counters,
             clock,
             settings.reportingController(),
             settings.reportingInstance());
-    this.writer = new KubeWriter(client, cache, informers, writes, events, counters, clock);
+    this.writer =
+        new KubeWriter(client, cache, informers, writes, events, statusThrottle, counters, clock);
     this.metrics = new MetricsPoller(client, cache);
   }
 
@@ -281,7 +301,10 @@ public final class KubeBackend implements AutoCloseable {
     return counters;
   }
 
+  /** Sends the reports kept back by the throttles, then waits for every write to be answered. */
   public boolean awaitWritesIdle(Duration timeout) throws InterruptedException {
+    statusThrottle.drain();
+    warningThrottle.drain();
     long deadline = System.nanoTime() + timeout.toNanos();
     return writes.awaitIdle(timeout)
         && eventWrites.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
@@ -310,6 +333,7 @@ public final class KubeBackend implements AutoCloseable {
     if (poller != null) {
       poller.shutdownNow();
     }
+    throttleTimer.shutdownNow();
     informers.close();
     writes.close();
     eventWrites.close();

@@ -52,6 +52,7 @@ final class KubeWriter {
   private final Counters counters;
   private final Clock clock;
   private final VolumeBinder volumes;
+  private final WriteThrottle throttle;
   private volatile BooleanSupplier gate = () -> true;
   private volatile boolean evictionApiServed = true;
   private volatile boolean podGroupStatusSubresource = true;
@@ -62,8 +63,10 @@ final class KubeWriter {
       Informers informers,
       WriteQueue writes,
       EventRecorder events,
+      WriteThrottle throttle,
       Counters counters,
       Clock clock) {
+    this.throttle = throttle;
     this.client = client;
     this.cache = cache;
     this.informers = informers;
@@ -121,6 +124,8 @@ final class KubeWriter {
     if (!pod.nodeName().isEmpty()) {
       return; // bound meanwhile (by an earlier bind of ours, or by someone else)
     }
+    // An older condition kept back would reach the pod after its bind and say it is unschedulable.
+    throttle.cancel("pod:" + podKey);
     if (!cache.hasNode(node)) {
       counters.bindsFailed.increment();
       bindFailed(pod, node, "node " + node + " is gone");
@@ -193,6 +198,7 @@ final class KubeWriter {
     if (pod == null || !cache.startEviction(podKey, clock.instant())) {
       return;
     }
+    throttle.cancel("pod:" + podKey);
     writes
         .submit(
             "pod:" + podKey,
@@ -290,6 +296,7 @@ final class KubeWriter {
     String path = "/api/v1/namespaces/" + pod.namespace() + "/pods/" + pod.name() + "/status";
     statusWrite(
         "pod:" + podKey,
+        false,
         () -> ApiRequests.mergePatch(client, path, patch),
         () -> informers.resyncPod(podKey));
   }
@@ -334,6 +341,7 @@ final class KubeWriter {
             + pg.metadata().name();
     statusWrite(
         "podgroup:" + key,
+        !phase.equals(pg.phase()), // Volcano's controllers act on the phase: no delay
         () -> patchPodGroupStatus(path, patch),
         () -> informers.resyncPodGroup(key));
   }
@@ -392,11 +400,20 @@ final class KubeWriter {
     String path = "/apis/" + VOLCANO_API + "/queues/" + name + "/status";
     statusWrite(
         "queue:" + name,
+        writeState,
         () -> ApiRequests.mergePatch(client, path, patch),
         () -> informers.resyncQueue(name));
   }
 
-  private void statusWrite(String key, WriteQueue.Call call, Runnable revert) {
+  /**
+   * A status write, at most one per object per {@link WriteThrottle} interval (the latest); an
+   * urgent one at once. The cache holds the new status already, so sessions see it meanwhile.
+   */
+  private void statusWrite(String key, boolean urgent, WriteQueue.Call call, Runnable revert) {
+    throttle.offer(key, urgent, () -> sendStatus(key, call, revert));
+  }
+
+  private void sendStatus(String key, WriteQueue.Call call, Runnable revert) {
     writes
         .submit(
             key,

@@ -99,19 +99,44 @@ class ClusterCacheWorkTest {
   }
 
   @Test
+  void aGangIsWork_whenItsLastMemberArrives_notBefore() {
+    cache.putPodGroup(group(3, "Pending"), new int[3]);
+    assertThat(wakesBy(() -> cache.putPod(member("ns/p1")))).isZero();
+    assertThat(wakesBy(() -> cache.putPod(member("ns/p2")))).isZero();
+    assertThat(wakesBy(() -> cache.putPod(member("ns/p3")))).isEqualTo(1);
+    assertThat(wakesBy(() -> cache.putPod(member("ns/p4")))).as("beyond minMember").isEqualTo(1);
+  }
+
+  @Test
+  void aGangIsWork_whenItsGroupArrivesAfterItsMembers() {
+    assertThat(wakesBy(() -> cache.putPod(member("ns/p1")))).isZero();
+    assertThat(wakesBy(() -> cache.putPodGroup(group(2, "Pending"), new int[3]))).isZero();
+    cache.removePodGroup("ns/pg1");
+    cache.putPod(member("ns/p2"));
+
+    assertThat(wakesBy(() -> cache.putPodGroup(group(2, "Pending"), new int[3]))).isEqualTo(1);
+  }
+
+  @Test
   void aPodGroupsStatus_isNotWork_itsSpecIs() {
-    PodGroup pg =
-        new PodGroup(
-            ObjectMeta.named("ns", "pg1"), "default", 2, null, null, null, "Pending", null);
+    cache.putPod(member("ns/p1"));
+    cache.putPod(member("ns/p2"));
+    PodGroup pg = group(2, "Pending");
     assertThat(wakesBy(() -> cache.putPodGroup(pg, new int[3]))).isEqualTo(1);
     assertThat(
             wakesBy(
                 () -> cache.putPodGroup(pg.withStatus("Inqueue", List.of()), new int[] {1, 0, 0})))
         .isZero();
-    PodGroup bigger =
-        new PodGroup(
-            ObjectMeta.named("ns", "pg1"), "default", 3, null, null, null, "Inqueue", null);
-    assertThat(wakesBy(() -> cache.putPodGroup(bigger, new int[3]))).isEqualTo(1);
+    assertThat(wakesBy(() -> cache.putPodGroup(group(1, "Inqueue"), new int[3]))).isEqualTo(1);
+  }
+
+  private static Pod member(String key) {
+    return pending(key).annotation("scheduling.k8s.io/group-name", "pg1").build();
+  }
+
+  private static PodGroup group(int minMember, String phase) {
+    return new PodGroup(
+        ObjectMeta.named("ns", "pg1"), "default", minMember, null, null, null, phase, null);
   }
 
   @Test
