@@ -34,7 +34,11 @@ final class EventRecorder {
   private final String controller;
   private final String instance;
   private final AtomicLong sequence = new AtomicLong();
-  private final WriteThrottle warnings;
+  private final WriteThrottle reports;
+
+  /** The reasons of the warnings sessions repeat while a gang or pod waits. */
+  private static final java.util.Set<String> REPORTS =
+      java.util.Set.of("Unschedulable", "FailedScheduling");
 
   /** Identical events seen recently, oldest first (evicted beyond {@link #MAX_TRACKED}). */
   private final Map<String, Series> recent =
@@ -67,14 +71,14 @@ final class EventRecorder {
   EventRecorder(
       KubernetesClient client,
       WriteQueue writes,
-      WriteThrottle warnings,
+      WriteThrottle reports,
       Counters counters,
       Clock clock,
       String controller,
       String instance) {
     this.client = client;
     this.writes = writes;
-    this.warnings = warnings;
+    this.reports = reports;
     this.counters = counters;
     this.clock = clock;
     this.controller = controller;
@@ -87,16 +91,20 @@ final class EventRecorder {
    * @param type Normal or Warning
    */
   void record(ObjectReference regarding, String type, String reason, String action, String note) {
-    if (!"Warning".equals(type)) {
+    String object =
+        String.join("\u0000", regarding.getKind(), namespaceOf(regarding), regarding.getName());
+    if (!REPORTS.contains(reason)) {
+      if (!"Warning".equals(type)) {
+        // The object is scheduled (a pod bound, a gang ready): a warning held back is no longer
+        // true.
+        reports.cancel(object);
+      }
       recordNow(regarding, type, reason, action, note);
       return;
     }
-    // Sessions warn about a waiting gang or pod at each run, with counts that change between runs
-    // ("3/10 tasks ..."): one warning per object and reason per interval, the latest.
-    String key =
-        String.join(
-            "\u0000", regarding.getKind(), namespaceOf(regarding), regarding.getName(), reason);
-    warnings.offer(key, false, () -> recordNow(regarding, type, reason, action, note));
+    // What sessions say about a waiting gang or pod at every run, with counts that change between
+    // runs ("3/10 tasks ..."): held back, and only the latest written (WriteThrottle).
+    reports.offer(object, false, () -> recordNow(regarding, type, reason, action, note));
   }
 
   private void recordNow(

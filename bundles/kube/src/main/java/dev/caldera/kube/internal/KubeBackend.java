@@ -80,10 +80,8 @@ public final class KubeBackend implements AutoCloseable {
             t.setDaemon(true);
             return t;
           });
-  private final WriteThrottle statusThrottle =
-      new WriteThrottle(throttleTimer, REPORT_INTERVAL, System::nanoTime);
-  private final WriteThrottle warningThrottle =
-      new WriteThrottle(throttleTimer, REPORT_INTERVAL, System::nanoTime);
+  private final WriteThrottle statusThrottle = new WriteThrottle(throttleTimer, REPORT_INTERVAL);
+  private final WriteThrottle warningThrottle = new WriteThrottle(throttleTimer, REPORT_INTERVAL);
 
   public KubeBackend(KubernetesClient client, boolean ownsClient, Settings settings, Clock clock) {
     this.client = client;
