@@ -14,7 +14,11 @@ import java.util.concurrent.TimeUnit;
  * arrivals (the pods of a gang, a job controller's replicas) is gathered into one session; later
  * wakes within that debounce change nothing. A wake during a cycle runs the next cycle a debounce
  * after this one ends, since the running session's snapshot may have been taken before the change.
- * Cycles never overlap: they all run on the one thread of the executor.
+ * A woken cycle also waits at least as long as the last cycle took: a session costs more as the
+ * cluster grows, and under a steady stream of arrivals back-to-back sessions would take a core from
+ * the API server on a shared control-plane node; this way sessions use at most half of one, and
+ * each gathers what arrived meanwhile. Cycles never overlap: they all run on the one thread of the
+ * executor.
  */
 final class CycleTimer {
 
@@ -29,7 +33,8 @@ final class CycleTimer {
   private long nextDue;
   private boolean inCycle;
   private boolean wokenInCycle;
-  private long wakes;
+  private long lastCycleNanos;
+  private long lastEnd;
 
   /**
    * @param debounce null to ignore wakes (every period only)
@@ -47,28 +52,35 @@ final class CycleTimer {
     scheduleIn(0);
   }
 
-  /** Work arrived: the next cycle runs within a debounce from now. Cheap; any thread. */
+  /**
+   * Work arrived: the next cycle runs a debounce from now (or when the pause after a long cycle
+   * ends). Cheap; any thread.
+   */
   synchronized void wake() {
     if (debounceNanos < 0) {
       return;
     }
-    wakes++;
     if (inCycle) {
       wokenInCycle = true;
       return;
     }
-    if (next != null && nextDue - System.nanoTime() <= debounceNanos) {
+    long delay = wokenDelay();
+    if (next != null && nextDue - System.nanoTime() <= delay) {
       return; // due soon enough already
     }
     if (next != null) {
       next.cancel(false);
     }
-    scheduleIn(debounceNanos);
+    scheduleIn(delay);
   }
 
-  /** How many wakes arrived since the start (including those that changed nothing). */
-  synchronized long wakes() {
-    return wakes;
+  /**
+   * The debounce, or the rest of a pause as long as the last cycle after its end if that is longer;
+   * never more than a period.
+   */
+  private long wokenDelay() {
+    long pauseLeft = lastEnd + lastCycleNanos - System.nanoTime();
+    return Math.min(periodNanos, Math.max(debounceNanos, pauseLeft));
   }
 
   private void runCycle() {
@@ -78,14 +90,17 @@ final class CycleTimer {
       next = null;
     }
     boolean ended = false;
+    long started = System.nanoTime();
     try {
       cycle.run();
       ended = true;
     } finally {
       synchronized (this) {
         inCycle = false;
+        lastEnd = System.nanoTime();
+        lastCycleNanos = lastEnd - started;
         if (ended) { // a cycle that threw (out of memory) ends the loop
-          scheduleIn(wokenInCycle ? debounceNanos : periodNanos);
+          scheduleIn(wokenInCycle ? wokenDelay() : periodNanos);
         }
       }
     }

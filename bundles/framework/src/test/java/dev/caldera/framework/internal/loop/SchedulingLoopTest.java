@@ -720,6 +720,38 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void start_afterALongSession_aWokenSessionWaitsAsLongAsItTook() throws Exception {
+    List<Long> starts = new CopyOnWriteArrayList<>();
+    List<Long> ends = new CopyOnWriteArrayList<>();
+    WakingCluster source = new WakingCluster();
+    registry.add(
+        quotaDoing(
+            () -> {
+              starts.add(System.nanoTime());
+              if (starts.size() == 1) {
+                source.arrive();
+                try {
+                  Thread.sleep(400);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+              ends.add(System.nanoTime());
+            }),
+        "q 1");
+    SchedulingLoop loop =
+        loop(source, new SchedulingLoop.Settings(AN_HOUR, Duration.ZERO, 0, Duration.ZERO), null);
+    loop.start();
+
+    awaitSessions(2);
+    loop.stop(Duration.ofSeconds(30));
+
+    assertThat(starts.get(1) - ends.get(0))
+        .as("the pause after a 400 ms session, in ns")
+        .isGreaterThanOrEqualTo(Duration.ofMillis(350).toNanos());
+  }
+
+  @Test
   void start_withoutADebounce_doesNotListenForWork() throws Exception {
     registry.add(quota, "q 1");
     WakingCluster source = new WakingCluster();
