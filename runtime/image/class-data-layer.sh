@@ -84,7 +84,8 @@ in_image() {
 }
 
 in_image /opt/java/bin/java -Xshare:dump -Xlog:cds=error >/dev/null
-# The entrypoint's JVM options (runtime/pom.xml) and the image's JDK_JAVA_OPTIONS, as in a container.
+# The entrypoint's JVM options (runtime/pom.xml), as in a container; the training runs on the first
+# JIT tier only, which is quicker (under the emulator most of all) and does not change the archive.
 in_image /opt/java/bin/java -XX:ArchiveClassesAtExit=/opt/caldera/lib/caldera.jsa \
   -Xlog:cds=error -Xlog:cds+dynamic=error -XX:TieredStopAtLevel=1 -XX:MaxRAMPercentage=75.0 \
   -XX:+UseG1GC -Dcaldera.home=/opt/caldera "@/opt/caldera/lib/image-java.args" \
