@@ -246,10 +246,7 @@ final class LoadCluster {
     cleaning = true;
     List<String> problems = new ArrayList<>();
     if (namespaceCreated) {
-      delete(
-          problems,
-          "the pods of namespace " + namespace,
-          () -> client.pods().inNamespace(namespace).withGracePeriod(0).delete());
+      deletePods(problems);
       delete(
           problems,
           "the pod groups of namespace " + namespace,
@@ -297,6 +294,60 @@ final class LoadCluster {
     }
     cleanupProblems = List.copyOf(problems);
     return cleanupProblems;
+  }
+
+  /** How long {@link #cleanup} goes on deleting pods that are still there. */
+  static final java.time.Duration PODS_GONE = java.time.Duration.ofMinutes(3);
+
+  /**
+   * Deletes the namespace's pods with grace period 0, and again, one by one, those still listed
+   * after the collection delete: the API server's delete of a large collection can end early (its
+   * request timeout), and a pod deleted earlier with a grace period waits for a kubelet that fake
+   * nodes do not have. Left behind, they would be listed by every scheduler started later.
+   */
+  private void deletePods(List<String> problems) {
+    String what = "the pods of namespace " + namespace;
+    int before = problems.size();
+    delete(problems, what, () -> client.pods().inNamespace(namespace).withGracePeriod(0).delete());
+    if (problems.size() > before) {
+      return; // the API server refused (or is gone): said once
+    }
+    long deadline = System.nanoTime() + PODS_GONE.toNanos();
+    while (true) {
+      List<io.fabric8.kubernetes.api.model.Pod> left;
+      try {
+        left = client.pods().inNamespace(namespace).list().getItems();
+      } catch (RuntimeException e) {
+        problems.add("could not list " + what + ": " + Errors.describe(e));
+        return;
+      }
+      if (left.isEmpty()) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        problems.add(
+            "could not delete "
+                + what
+                + ": "
+                + left.size()
+                + " still there after "
+                + PODS_GONE.toMinutes()
+                + " minutes");
+        return;
+      }
+      for (io.fabric8.kubernetes.api.model.Pod p : left) {
+        try {
+          client
+              .pods()
+              .inNamespace(namespace)
+              .withName(p.getMetadata().getName())
+              .withGracePeriod(0)
+              .delete();
+        } catch (RuntimeException e) {
+          // Listed again in the next round.
+        }
+      }
+    }
   }
 
   private static void delete(List<String> problems, String what, Supplier<?> call) {

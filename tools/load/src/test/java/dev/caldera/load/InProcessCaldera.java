@@ -1,30 +1,35 @@
 package dev.caldera.load;
 
-import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
-import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.loop.LoopFactory;
+import dev.caldera.framework.loop.Health;
 import dev.caldera.kube.KubeCluster;
 import dev.caldera.kube.KubeOptions;
-import dev.caldera.kube.KubeRunner;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 
 /**
  * Caldera in the test's process as the measured scheduler: the kube cluster source on the
- * kubeconfig and the scheduling loop with Volcano's default conf (plugins from the class path),
- * started when the run launches it. Its CPU is not read (it is the test's own process).
+ * kubeconfig and the scheduling loop of {@code caldera run} (sessions started by arrivals, after
+ * the default debounce, and at the latest every period) with Volcano's default conf (plugins from
+ * the class path), started when the run launches it. Its CPU is not read (it is the test's own
+ * process).
  */
 final class InProcessCaldera implements MeasuredScheduler {
 
-  /** Short, so that the tests do not wait for whole seconds between sessions. */
-  static final Duration PERIOD = Duration.ofMillis(200);
+  /** Volcano's period; arrivals start sessions sooner, so the tests do not wait for it. */
+  static final Duration PERIOD = Duration.ofSeconds(1);
+
+  /** {@code caldera run}'s default debounce. */
+  static final Duration DEBOUNCE = Duration.ofMillis(20);
 
   private final Path kubeconfig;
   private KubeCluster cluster;
-  private KubeRunner runner;
+  private LoopFactory.Running loop;
 
   InProcessCaldera(Path kubeconfig) {
     this.kubeconfig = kubeconfig;
@@ -48,12 +53,6 @@ final class InProcessCaldera implements MeasuredScheduler {
 
   @Override
   public synchronized void start() throws LoadException {
-    SchedulerConf conf;
-    try {
-      conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default conf");
-    } catch (ConfException e) {
-      throw new IllegalStateException(e);
-    }
     try {
       cluster =
           KubeCluster.connect(
@@ -73,14 +72,32 @@ final class InProcessCaldera implements MeasuredScheduler {
       Thread.currentThread().interrupt();
       throw new LoadException("interrupted", e);
     }
-    runner =
-        new KubeRunner(
-            cluster,
-            new Scheduler(new ServiceLoaderPluginRegistry()),
-            () -> conf,
-            PERIOD,
-            () -> true);
-    runner.start();
+    try {
+      Path conf = Files.createTempFile("caldera-load-test-", ".conf");
+      Files.writeString(conf, SchedulerConf.DEFAULT_CONF);
+      loop =
+          LoopFactory.start(
+              new LoopFactory.Options(
+                  conf,
+                  null,
+                  PERIOD,
+                  DEBOUNCE,
+                  0,
+                  Duration.ZERO,
+                  null,
+                  "text",
+                  1 << 20,
+                  1,
+                  null,
+                  false),
+              new ServiceLoaderPluginRegistry(),
+              cluster,
+              cluster,
+              () -> null,
+              null);
+    } catch (IOException e) {
+      throw new LoadException("cannot start Caldera's scheduling loop", e);
+    }
   }
 
   @Override
@@ -100,15 +117,19 @@ final class InProcessCaldera implements MeasuredScheduler {
 
   @Override
   public String ended() {
-    KubeRunner r = runner;
-    return r != null && r.failures() > 0 && r.sessions() == 0 ? "failed: " + r.lastError() : null;
+    LoopFactory.Running l = loop;
+    if (l == null) {
+      return null;
+    }
+    Health h = l.monitor().health();
+    return h.state().equals("failed") ? "failed: " + String.join("; ", h.reasons()) : null;
   }
 
   @Override
   public synchronized void stop() {
-    if (runner != null) {
-      runner.close();
-      runner = null;
+    if (loop != null) {
+      loop.stop();
+      loop = null;
     }
     if (cluster != null) {
       cluster.close();
