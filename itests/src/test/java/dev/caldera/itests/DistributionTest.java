@@ -224,8 +224,8 @@ class DistributionTest {
   }
 
   /**
-   * {@code run} starts with the full tiered JIT, every other command on the first tier only; a
-   * tier option in JAVA_OPTS wins (README, "The JIT compiler").
+   * {@code run} starts with the full tiered JIT, every other command on the first tier only; a tier
+   * option in JAVA_OPTS wins (README, "The JIT compiler").
    */
   @Test
   void launcher_startsRunWithTheFullJit_andShortCommandsOnTheFirstTier() throws Exception {

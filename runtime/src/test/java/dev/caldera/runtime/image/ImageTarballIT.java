@@ -277,9 +277,7 @@ class ImageTarballIT {
             container,
             image,
             run,
-            Map.of(
-                "JDK_JAVA_OPTIONS",
-                "-Xlog:class+load=info:file=/tmp/class-load.log"));
+            Map.of("JDK_JAVA_OPTIONS", "-Xlog:class+load=info:file=/tmp/class-load.log"));
     assertThat(scheduler.exit).as(scheduler.output).isZero();
     assertThat(scheduler.output).contains("status: sessions");
     assertThat(root.resolve("opt/caldera/log/caldera.log")).isNotEmptyFile();
