@@ -3,8 +3,10 @@ package dev.caldera.load;
 import dev.caldera.load.LoadObjects.PodShape;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -297,7 +299,7 @@ final class LoadCluster {
   }
 
   /** How long {@link #cleanup} goes on deleting pods that are still there. */
-  static final java.time.Duration PODS_GONE = java.time.Duration.ofMinutes(3);
+  static final Duration PODS_GONE = Duration.ofMinutes(3);
 
   /**
    * Deletes the namespace's pods with grace period 0, and again, one by one, those still listed
@@ -314,7 +316,7 @@ final class LoadCluster {
     }
     long deadline = System.nanoTime() + PODS_GONE.toNanos();
     while (true) {
-      List<io.fabric8.kubernetes.api.model.Pod> left;
+      List<Pod> left;
       try {
         left = client.pods().inNamespace(namespace).list().getItems();
       } catch (RuntimeException e) {
@@ -335,7 +337,7 @@ final class LoadCluster {
                 + " minutes");
         return;
       }
-      for (io.fabric8.kubernetes.api.model.Pod p : left) {
+      for (Pod p : left) {
         try {
           client
               .pods()

@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -37,8 +38,7 @@ final class EventRecorder {
   private final WriteThrottle reports;
 
   /** The reasons of the warnings sessions repeat while a gang or pod waits. */
-  private static final java.util.Set<String> REPORTS =
-      java.util.Set.of("Unschedulable", "FailedScheduling");
+  private static final Set<String> REPORTS = Set.of("Unschedulable", "FailedScheduling");
 
   /** Identical events seen recently, oldest first (evicted beyond {@link #MAX_TRACKED}). */
   private final Map<String, Series> recent =
