@@ -354,8 +354,7 @@ final class RunCommand implements Callable<Integer> {
           spec.commandLine(),
           "--session-debounce: expected 0 or more and less than --schedule-period ("
               + schedulePeriod.toMillis()
-              + " ms"
-              + "), got "
+              + " ms), got "
               + text);
     }
     return d;

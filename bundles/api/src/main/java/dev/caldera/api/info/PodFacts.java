@@ -44,16 +44,24 @@ public record PodFacts(
 
   /** Reads {@code pod}. */
   public static PodFacts of(Pod pod) {
-    String group = pod.metadata().annotations().get(GROUP_NAME);
     String role = pod.metadata().annotationOrLabel(TASK_SPEC);
     String preemptable = pod.metadata().annotationOrLabel(PREEMPTABLE);
     return new PodFacts(
-        group == null || group.isEmpty() ? "" : pod.namespace() + "/" + group,
+        jobKey(pod),
         priorityOf(pod),
         preemptable == null || isTrue(preemptable),
         role == null ? "" : role,
         gatedBeyondQueueAllocation(pod.schedulingGates()),
         statusOf(pod));
+  }
+
+  /**
+   * The key ({@code namespace/name}) of the pod group the pod names in {@link #GROUP_NAME}, the job
+   * a session puts it in; empty when it names none.
+   */
+  public static String jobKey(Pod pod) {
+    String group = pod.metadata().annotations().get(GROUP_NAME);
+    return group == null || group.isEmpty() ? "" : pod.namespace() + "/" + group;
   }
 
   private static boolean gatedBeyondQueueAllocation(java.util.List<String> gates) {

@@ -4,6 +4,7 @@ import dev.caldera.admission.Admission;
 import dev.caldera.admission.ImplicitGroupNaming;
 import dev.caldera.admission.PodCopies;
 import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.model.CSINode;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
@@ -232,10 +233,10 @@ final class ClusterCache {
     return members == null ? 0 : members.size();
   }
 
-  /** The key of the pod group the pod names, or null. */
+  /** The key of the pod group the pod names, as sessions group it into jobs, or null. */
   private static String groupKey(Pod p) {
-    String name = Admission.groupName(p);
-    return name == null ? null : p.namespace() + "/" + name;
+    String key = PodFacts.jobKey(p);
+    return key.isEmpty() ? null : key;
   }
 
   private void joinGroup(Pod p) {

@@ -25,6 +25,10 @@ final class EventRecorder {
   static final Duration SERIES_FLUSH = Duration.ofSeconds(30);
   private static final int MAX_TRACKED = 4096;
   private static final int MAX_NOTE = 1024;
+
+  /** The reasons of the warnings sessions repeat while a gang or pod waits. */
+  private static final Set<String> REPORTS = Set.of("Unschedulable", "FailedScheduling");
+
   private static final DateTimeFormatter MICRO_TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
 
@@ -36,9 +40,6 @@ final class EventRecorder {
   private final String instance;
   private final AtomicLong sequence = new AtomicLong();
   private final WriteThrottle reports;
-
-  /** The reasons of the warnings sessions repeat while a gang or pod waits. */
-  private static final Set<String> REPORTS = Set.of("Unschedulable", "FailedScheduling");
 
   /** Identical events seen recently, oldest first (evicted beyond {@link #MAX_TRACKED}). */
   private final Map<String, Series> recent =

@@ -28,9 +28,10 @@ public final class KubeBackend implements AutoCloseable {
   private static final System.Logger LOG = System.getLogger(KubeBackend.class.getName());
 
   /**
-   * The least time between two status writes of one object, or two warnings about it: what a
-   * session reports again is written at most once a period (Volcano's default, 1 s), however often
-   * sessions run.
+   * How long a session's report (a pending pod's condition, a pod group's or queue's status, a
+   * warning about a waiting gang or pod) is held back before its latest version is written: at most
+   * one write per object a period (Volcano's default, 1 s), however often sessions run (see {@link
+   * WriteThrottle}).
    */
   static final Duration REPORT_INTERVAL = Duration.ofSeconds(1);
 

@@ -86,7 +86,6 @@ public final class SchedulingLoop {
   private final RegistryWatch registryWatch = new RegistryWatch();
   private final Runnable onFinished;
   private ScheduledExecutorService executor;
-  private CycleTimer timer;
   private Instant lastStatus;
   private long sessionsAtLastStatus;
   private Set<String> refusalsReported = Set.of();
@@ -138,7 +137,8 @@ public final class SchedulingLoop {
     executor = e;
     lastStatus = clock.instant();
     state.loopStarted(settings.livenessTimeout().plus(settings.period()));
-    timer = new CycleTimer(executor, this::cycleSafely, settings.period(), settings.debounce());
+    CycleTimer timer =
+        new CycleTimer(executor, this::cycleSafely, settings.period(), settings.debounce());
     if (settings.debounce() != null) {
       source.onWorkArrived(timer::wake);
     }

@@ -373,8 +373,8 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   }
 
   /**
-   * The cluster now. The loop asks only after {@link #status()} said ready; should leadership be
-   * lost in between, the snapshot is empty and {@link #apply} writes nothing.
+   * What the connected cluster says arrived, and the start of scheduling (synced, or the lease
+   * won), which is work for what waited meanwhile.
    */
   @Override
   public void onWorkArrived(Runnable listener) {
@@ -388,6 +388,10 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     }
   }
 
+  /**
+   * The cluster now. The loop asks only after {@link #status()} said ready; should leadership be
+   * lost in between, the snapshot is empty and {@link #apply} writes nothing.
+   */
   @Override
   public ClusterSnapshot snapshot() {
     if (!active()) {
