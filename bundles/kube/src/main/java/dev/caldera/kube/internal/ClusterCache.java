@@ -576,8 +576,8 @@ final class ClusterCache {
             priorityClasses.values(), preemptionPolicies, ImplicitGroupNaming.CONTROLLER_UID);
     Map<String, PodGroup> groups = new LinkedHashMap<>(podGroups);
     List<Pod> visible = new ArrayList<>(pods.size());
-    for (Pod p : pods.values()) {
-      Pod v = withOverlays(p);
+    for (Map.Entry<String, Pod> e : pods.entrySet()) {
+      Pod v = withOverlays(e.getKey(), e.getValue());
       boolean ours = schedulerNames.contains(v.schedulerName());
       if (!ours && v.nodeName().isEmpty()) {
         continue;
@@ -603,12 +603,13 @@ final class ClusterCache {
         List.copyOf(nodes.values()), visible, List.copyOf(groups.values()), qs, info, now);
   }
 
-  private Pod withOverlays(Pod p) {
-    String node = bindsInFlight.get(p.key());
+  /** {@code p} (whose key is {@code key}: the map's, with its hash already computed) as written. */
+  private Pod withOverlays(String key, Pod p) {
+    String node = bindsInFlight.isEmpty() ? null : bindsInFlight.get(key);
     if (node != null && p.nodeName().isEmpty()) {
       p = p.withStatus(node, p.phase(), p.nominatedNodeName(), p.conditions());
     }
-    Instant evicted = evictionsInFlight.get(p.key());
+    Instant evicted = evictionsInFlight.isEmpty() ? null : evictionsInFlight.get(key);
     if (evicted != null && p.metadata().deletionTimestamp() == null) {
       p = PodCopies.withDeletionTimestamp(p, evicted);
     }

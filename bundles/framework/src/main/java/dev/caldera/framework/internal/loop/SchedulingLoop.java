@@ -5,12 +5,12 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.PluginRegistry;
-import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.PodDigests;
 import dev.caldera.framework.internal.session.SessionRunner;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.PolicyChecker;
@@ -84,6 +84,7 @@ public final class SchedulingLoop {
   private final Settings settings;
   private final Clock clock;
   private final RegistryWatch registryWatch = new RegistryWatch();
+  private final PodDigests podDigests = new PodDigests();
   private final Runnable onFinished;
   private ScheduledExecutorService executor;
   private Instant lastStatus;
@@ -261,7 +262,7 @@ public final class SchedulingLoop {
       }
       SessionResult result;
       try {
-        result = new Scheduler(plugins).runSession(snapshot, conf);
+        result = new SessionRunner(plugins, conf, podDigests).run(snapshot);
       } catch (ConfException e) {
         state.hold(e.problems(), List.of());
         return false;

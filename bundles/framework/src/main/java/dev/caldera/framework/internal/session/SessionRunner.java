@@ -41,10 +41,20 @@ public final class SessionRunner {
 
   private final PluginRegistry registry;
   private final SchedulerConf conf;
+  private final PodDigests digests;
 
   public SessionRunner(PluginRegistry registry, SchedulerConf conf) {
+    this(registry, conf, new PodDigests());
+  }
+
+  /**
+   * A runner that reads pods through {@code digests}: a loop that runs sessions one after another
+   * passes the same digests to each, so a pod read by the last session is not read again.
+   */
+  public SessionRunner(PluginRegistry registry, SchedulerConf conf, PodDigests digests) {
     this.registry = registry;
     this.conf = conf;
+    this.digests = digests;
   }
 
   /** Runs the session on {@code snapshot}. */
@@ -55,8 +65,10 @@ public final class SessionRunner {
     }
     long start = System.nanoTime();
     List<SessionResult.Event> refused = new ArrayList<>();
-    snapshot = withinBounds(snapshot, refused);
-    SessionImpl session = open(snapshot);
+    PodDigests.Generation pods = digests.next(snapshot.pods().size());
+    snapshot = withinBounds(snapshot, pods::boundsProblem, refused);
+    SessionImpl session = open(snapshot, pods);
+    pods.publish();
     session.ledger().events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
@@ -86,7 +98,9 @@ public final class SessionRunner {
   public static dev.caldera.api.Session openViews(ClusterSnapshot snapshot) {
     SessionRunner runner =
         new SessionRunner(null, new SchedulerConf(List.of(), List.of(), Map.of()));
-    SessionImpl session = runner.open(withinBounds(snapshot, new ArrayList<>()));
+    PodDigests.Generation pods = runner.digests.next(snapshot.pods().size());
+    SessionImpl session =
+        runner.open(withinBounds(snapshot, pods::boundsProblem, new ArrayList<>()), pods);
     session.freeze();
     return session;
   }
@@ -142,9 +156,12 @@ public final class SessionRunner {
    * {@code snapshot} without the objects whose quantities no session can compute with ({@link
    * ResourceBounds}); each refused object gets a warning event naming the field.
    */
-  static ClusterSnapshot withinBounds(ClusterSnapshot snapshot, List<SessionResult.Event> events) {
+  private static ClusterSnapshot withinBounds(
+      ClusterSnapshot snapshot,
+      Function<Pod, String> podProblem,
+      List<SessionResult.Event> events) {
     List<Node> nodes = keep(snapshot.nodes(), ResourceBounds::problem, "Node", Node::name, events);
-    List<Pod> pods = keep(snapshot.pods(), ResourceBounds::problem, "Pod", Pod::key, events);
+    List<Pod> pods = keep(snapshot.pods(), podProblem, "Pod", Pod::key, events);
     List<PodGroup> groups =
         keep(snapshot.podGroups(), ResourceBounds::problem, "PodGroup", PodGroup::key, events);
     List<Queue> queues =
@@ -186,7 +203,7 @@ public final class SessionRunner {
   }
 
   /** Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7). */
-  private SessionImpl open(ClusterSnapshot snapshot) {
+  private SessionImpl open(ClusterSnapshot snapshot, PodDigests.Generation digests) {
     Map<String, Integer> priorityClasses = new HashMap<>();
     Integer globalDefault = null;
     for (PriorityClass pc : snapshot.info().priorityClasses()) {
@@ -237,7 +254,7 @@ public final class SessionRunner {
     }
 
     for (Pod pod : snapshot.pods()) {
-      TaskState task = new TaskState(pod);
+      TaskState task = new TaskState(pod, digests.of(pod));
       JobState job = jobByUid.get(task.jobId());
       if (job != null) {
         job.addTask(task);

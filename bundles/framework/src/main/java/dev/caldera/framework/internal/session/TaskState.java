@@ -40,17 +40,18 @@ final class TaskState implements TaskInfo {
   /** {@code pod.key()}, made on first use (a benign race: every thread makes the same string). */
   private String key;
 
-  TaskState(Pod pod) {
+  /** A task of {@code pod}, which is within {@link ResourceBounds}, read by {@code digest}. */
+  TaskState(Pod pod, PodDigests.Digest digest) {
     this.pod = pod;
-    PodFacts facts = PodFacts.of(pod);
+    PodFacts facts = digest.facts();
     this.jobId = facts.jobId();
-    this.resreq = pod.request();
+    this.resreq = digest.request().copy();
     this.bestEffort = resreq.isEmpty();
     this.priority = facts.priority();
     this.preemptable = facts.preemptable();
     this.taskRole = facts.taskRole();
     this.gated = facts.schedulingGated();
-    this.podIndex = podIndex(pod.name());
+    this.podIndex = digest.podIndex();
     this.status = facts.status();
     this.nodeName = pod.nodeName();
   }

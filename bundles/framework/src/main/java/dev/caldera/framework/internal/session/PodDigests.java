@@ -1,0 +1,76 @@
+package dev.caldera.framework.internal.session;
+
+import dev.caldera.api.info.PodFacts;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.resource.Resource;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * What a session reads from each pod before it schedules ({@link PodFacts}, the request, the bounds
+ * check), kept from one session to the next for the pods that are still the same object.
+ *
+ * <p>A cluster cache hands the next session the same {@link Pod} instance until the pod changes,
+ * and every value here is a pure function of the pod: a session on a cluster of 20,000 bound pods
+ * and a few new ones reads only the new ones. Pods are matched by identity, never by {@code
+ * equals}, which would compare every field. Only the last session's pods are kept, so a pod that is
+ * gone is forgotten one session later.
+ *
+ * <p>Thread-safe: each session builds its own generation and publishes it when its pods are read;
+ * two sessions at once each read the last published one (a miss only costs the reading).
+ */
+public final class PodDigests {
+
+  /** What a session reads from one pod; {@code request} is shared, so a task takes a copy. */
+  record Digest(PodFacts facts, Resource request, int podIndex, String boundsProblem) {}
+
+  private volatile Map<Pod, Digest> last = new IdentityHashMap<>();
+
+  /**
+   * Reads {@code pod}; a pod out of bounds gets only its problem (its request cannot be summed).
+   */
+  static Digest digest(Pod pod) {
+    String problem = ResourceBounds.problem(pod);
+    if (problem != null) {
+      return new Digest(null, null, -1, problem);
+    }
+    return new Digest(PodFacts.of(pod), pod.request(), TaskState.podIndex(pod.name()), null);
+  }
+
+  /** A generation for one session's pods; {@link Generation#publish} makes it the next's base. */
+  Generation next(int expectedPods) {
+    return new Generation(last, new IdentityHashMap<>(Math.max(16, expectedPods)));
+  }
+
+  /** Digests for the pods of one session. Not thread-safe: one session's thread uses it. */
+  final class Generation {
+    private final Map<Pod, Digest> previous;
+    private final Map<Pod, Digest> current;
+
+    private Generation(Map<Pod, Digest> previous, Map<Pod, Digest> current) {
+      this.previous = previous;
+      this.current = current;
+    }
+
+    Digest of(Pod pod) {
+      Digest d = current.get(pod);
+      if (d == null) {
+        d = previous.get(pod);
+        if (d == null) {
+          d = digest(pod);
+        }
+        current.put(pod, d);
+      }
+      return d;
+    }
+
+    /** Why {@code pod} cannot be scheduled with ({@link ResourceBounds#problem(Pod)}), or null. */
+    String boundsProblem(Pod pod) {
+      return of(pod).boundsProblem();
+    }
+
+    void publish() {
+      last = current;
+    }
+  }
+}
