@@ -35,7 +35,7 @@ public final class AdminComponent {
 
   /** The configuration. */
   @interface Config {
-    /** {@code HOST:PORT} to listen on; port 0 picks a free one. */
+    /** {@code HOST:PORT} to listen on; port 0 picks a free one; empty for no admin API. */
     String address() default "127.0.0.1:8080";
 
     /** Enables bundle installs and uninstalls for requests that carry it; empty disables them. */
@@ -112,6 +112,9 @@ public final class AdminComponent {
       }
     }
     startProbes(config.probe_address(), backend);
+    if (config.address().isBlank()) {
+      return;
+    }
     InetSocketAddress address;
     try {
       address = parse(config.address());
