@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +128,10 @@ public final class AdminServer implements AutoCloseable {
     }
     this.token =
         token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.US_ASCII);
-    this.hosts = new HostCheck(allowedHosts);
+    // The name the server was told to listen on is one of its own.
+    List<String> names = new ArrayList<>(allowedHosts);
+    names.add(address.getHostString());
+    this.hosts = new HostCheck(names);
     this.server = HttpServer.create(address, 256);
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
