@@ -2,17 +2,28 @@ package dev.caldera.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.caldera.framework.loop.TerminalText;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * Reads a running scheduler's admin API ({@code caldera why}, {@code queues} and {@code snapshot}).
  * Every failure is one {@link AdminError} line that names the address.
+ *
+ * <p>What the commands print comes from the cluster (names, annotations, messages), so every text
+ * of an answer and of an error is made safe for a terminal here, once ({@link TerminalText}): the
+ * commands print what they get.
  */
 final class AdminClient {
 
@@ -41,7 +52,7 @@ final class AdminClient {
     private static final long serialVersionUID = 1L;
 
     AdminError(String message) {
-      super(message);
+      super(TerminalText.escape(message));
     }
   }
 
@@ -57,7 +68,36 @@ final class AdminClient {
     if (r.statusCode() != 200) {
       throw new AdminError(body.path("error").asText(base + path + " answered " + r.statusCode()));
     }
-    return body;
+    return printable(body);
+  }
+
+  /**
+   * {@code value} as one path segment of a URL: percent-encoded, a space as {@code %20} (the admin
+   * API reads {@code +} as a plus, as URI paths do).
+   */
+  static String segment(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** {@code node} with every text and field name escaped for a terminal. */
+  static JsonNode printable(JsonNode node) {
+    if (node.isTextual()) {
+      String safe = TerminalText.escape(node.textValue());
+      return safe.equals(node.textValue()) ? node : TextNode.valueOf(safe);
+    }
+    if (node.isArray()) {
+      ArrayNode out = JsonNodeFactory.instance.arrayNode(node.size());
+      node.forEach(e -> out.add(printable(e)));
+      return out;
+    }
+    if (node.isObject()) {
+      ObjectNode out = JsonNodeFactory.instance.objectNode();
+      for (Map.Entry<String, JsonNode> f : node.properties()) {
+        out.set(TerminalText.escape(f.getKey()), printable(f.getValue()));
+      }
+      return out;
+    }
+    return node;
   }
 
   /** The text at {@code path} (e.g. a snapshot's YAML); any answer but 200 is an error. */

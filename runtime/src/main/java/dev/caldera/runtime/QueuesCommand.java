@@ -3,8 +3,6 @@ package dev.caldera.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.caldera.api.info.Blocker;
 import java.io.PrintStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -40,12 +38,7 @@ final class QueuesCommand implements Callable<Integer> {
       if (queue == null) {
         out.print(tree(client.get("/api/queues")));
       } else {
-        out.print(
-            line(
-                client.get(
-                    "/api/queues/"
-                        + URLEncoder.encode(queue, StandardCharsets.UTF_8)
-                        + "/pending")));
+        out.print(line(client.get("/api/queues/" + AdminClient.segment(queue) + "/pending")));
       }
     } catch (AdminClient.AdminError e) {
       parent.err().println("error: " + e.getMessage());

@@ -107,6 +107,25 @@ final class RunCommand implements Callable<Integer> {
               + " (default: $CALDERA_ADMIN_TOKEN; without one they are refused).")
   String adminToken;
 
+  @Option(
+      names = "--probe-address",
+      paramLabel = "HOST:PORT",
+      description =
+          "Listener of /healthz and /readyz alone, with threads of its own, so clients of the"
+              + " admin API cannot delay the probes (default: the admin address's host, its port"
+              + " + 1, e.g. 127.0.0.1:8081; off with --admin-address off); 'off' for none. The"
+              + " probes stay on the admin address too.")
+  String probeAddress;
+
+  @Option(
+      names = "--admin-allowed-hosts",
+      paramLabel = "NAMES",
+      split = ",",
+      description =
+          "Host names the admin server answers for, beyond IP addresses, localhost and this"
+              + " host's names (against DNS rebinding: other Host headers get 421); '*' for any.")
+  List<String> allowedHosts;
+
   @Option(names = "--shell", description = "Start the Gogo shell on this terminal.")
   boolean shell;
 
@@ -311,6 +330,25 @@ final class RunCommand implements Callable<Integer> {
     }
     Duration debounce = debounce(sessionDebounce);
     String token = adminToken != null ? adminToken : System.getenv("CALDERA_ADMIN_TOKEN");
+    // A Secret written with echo ends in a line break: no header could carry it.
+    token = token == null ? null : token.strip();
+    if (token != null && !token.isEmpty()) {
+      String problem = tokenProblem(token);
+      if (problem != null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            (adminToken != null ? "--admin-token" : "CALDERA_ADMIN_TOKEN") + ": " + problem);
+      }
+    }
+    InetSocketAddress admin = address("--admin-address", adminAddress);
+    InetSocketAddress probes =
+        probeAddress != null
+            ? address("--probe-address", probeAddress)
+            : admin == null
+                ? null
+                : InetSocketAddress.createUnresolved(
+                    admin.getHostString(),
+                    admin.getPort() == 0 ? 0 : Math.min(65535, admin.getPort() + 1));
     RunOptions options =
         new RunOptions(
             home,
@@ -321,8 +359,10 @@ final class RunCommand implements Callable<Integer> {
             deployDir,
             schedulePeriod,
             debounce,
-            address(adminAddress),
+            admin,
             token == null || token.isBlank() ? null : token,
+            probes,
+            allowedHosts == null ? List.of() : List.copyOf(allowedHosts),
             shell,
             duration,
             statusInterval != null
@@ -366,7 +406,24 @@ final class RunCommand implements Callable<Integer> {
     return Path.of(h == null || h.isBlank() ? "." : h).toAbsolutePath().normalize();
   }
 
-  private InetSocketAddress address(String text) {
+  /**
+   * Why no {@code Authorization} header can carry {@code token}, or null: a header is visible ASCII
+   * (RFC 7230); the admin server would refuse it too, and every request would be unauthorized.
+   */
+  static String tokenProblem(String token) {
+    for (int i = 0; i < token.length(); i++) {
+      char c = token.charAt(i);
+      if (c < 0x21 || c > 0x7e) {
+        return String.format(
+            "character %d (U+%04X) is not visible ASCII, so no Authorization header can carry the"
+                + " token; use letters, digits and ASCII punctuation (e.g. openssl rand -hex 32)",
+            i + 1, (int) c);
+      }
+    }
+    return null;
+  }
+
+  private InetSocketAddress address(String option, String text) {
     if (text.equalsIgnoreCase("off")) {
       return null;
     }
@@ -382,7 +439,7 @@ final class RunCommand implements Callable<Integer> {
       return InetSocketAddress.createUnresolved(text.substring(0, colon), port);
     } catch (NumberFormatException e) {
       throw new ParameterException(
-          spec.commandLine(), "--admin-address: expected HOST:PORT or off, got " + text);
+          spec.commandLine(), option + ": expected HOST:PORT or off, got " + text);
     }
   }
 

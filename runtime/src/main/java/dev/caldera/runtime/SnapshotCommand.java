@@ -190,6 +190,8 @@ final class SnapshotCommand implements Callable<Integer> {
             null,
             null,
             null,
+            null,
+            List.of(),
             false,
             null,
             Duration.ZERO,

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caldera.api.info.Blocker;
 import java.io.PrintStream;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -63,7 +61,7 @@ final class WhyCommand implements Callable<Integer> {
   }
 
   private static String enc(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8);
+    return AdminClient.segment(s);
   }
 
   /** The answer of {@code /api/jobs/{ns}/{name}} for a person. */

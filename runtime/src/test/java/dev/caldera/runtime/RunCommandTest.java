@@ -69,6 +69,22 @@ class RunCommandTest {
   }
 
   @Test
+  void aBadProbeAddressIsAUsageError() {
+    assertThat(run("--probe-address", "8081")).isEqualTo(2);
+    assertThat(err()).contains("--probe-address: expected HOST:PORT or off, got 8081");
+  }
+
+  @Test
+  void anAdminTokenThatNoHeaderCanCarry_isRefusedAtStart() {
+    assertThat(run("--admin-token", "pässwort")).isEqualTo(2);
+    assertThat(err())
+        .contains("--admin-token: character 2 (U+00E4) is not visible ASCII")
+        .contains("no Authorization header can carry the token");
+    assertThat(RunCommand.tokenProblem("s3cret-token_0.9~+/=")).isNull();
+    assertThat(RunCommand.tokenProblem("two words")).contains("character 4 (U+0020)");
+  }
+
+  @Test
   void aZeroPeriodIsAUsageError() {
     assertThat(run("--schedule-period", "0s")).isEqualTo(2);
     assertThat(err()).contains("--schedule-period must be positive");

@@ -325,6 +325,7 @@ class ManifestsTest {
             "--in-cluster",
             "--leader-elect",
             "--admin-address=0.0.0.0:8080",
+            "--probe-address=0.0.0.0:8081",
             "--scheduler-name=$(CALDERA_SCHEDULER_NAME)");
     assertThat(env(c, "CALDERA_SCHEDULER_NAME").getValue()).isEqualTo("volcano");
     // The admin token comes from a Secret; without it (optional) bundle uploads are refused.
@@ -333,15 +334,28 @@ class ManifestsTest {
     assertThat(token.getKey()).isEqualTo("token");
     assertThat(token.getOptional()).isTrue();
     assertThat(c.getPorts())
-        .singleElement()
-        .satisfies(
-            p -> {
-              assertThat(p.getContainerPort()).isEqualTo(8080);
-              assertThat(p.getName()).isEqualTo("http");
-            });
+        .extracting(p -> p.getName() + "=" + p.getContainerPort())
+        .containsExactly("http=8080", "probes=8081");
+    // The probes on their own listener, with every timing stated (the default 1 s timeout let
+    // slow clients of the admin port get a healthy scheduler restarted).
+    for (var probe : List.of(c.getLivenessProbe(), c.getReadinessProbe())) {
+      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo("probes");
+      assertThat(probe.getTimeoutSeconds()).isNotNull().isGreaterThan(1);
+      assertThat(probe.getPeriodSeconds()).isNotNull();
+      assertThat(probe.getFailureThreshold()).isNotNull();
+    }
     assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
-    assertThat(c.getLivenessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
     assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(c.getArgs())
+        .anySatisfy(
+            a ->
+                assertThat(a)
+                    .startsWith("--admin-allowed-hosts=")
+                    .contains(
+                        one(Service.class).getMetadata().getName()
+                            + "."
+                            + one(Service.class).getMetadata().getNamespace()
+                            + ".svc"));
     assertThat(c.getEnv()).extracting(EnvVar::getName).contains("POD_NAME", "POD_NAMESPACE");
     assertThat(
             c.getEnv().stream()

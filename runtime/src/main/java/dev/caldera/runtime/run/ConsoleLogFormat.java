@@ -1,6 +1,7 @@
 package dev.caldera.runtime.run;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.caldera.framework.loop.TerminalText;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
@@ -83,7 +84,7 @@ final class ConsoleLogFormat extends Formatter {
         time,
         level,
         logger,
-        message.strip().replace('\n', ' '),
+        TerminalText.escape(message.strip().replace('\n', ' ')),
         stack == null ? "" : stack);
   }
 
@@ -105,7 +106,20 @@ final class ConsoleLogFormat extends Formatter {
     return out.toString();
   }
 
+  /**
+   * {@code s} inside a JSON string; C1 and bidirectional formatting characters too are written as
+   * {@code \}{@code uXXXX} (JSON decodes them back), so a log line shown on a terminal is safe.
+   */
   private static String quote(String s) {
-    return new String(JsonStringEncoder.getInstance().quoteAsString(s));
+    char[] quoted = JsonStringEncoder.getInstance().quoteAsString(s);
+    StringBuilder out = new StringBuilder(quoted.length);
+    for (char c : quoted) {
+      if (TerminalText.unsafe(c)) {
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 }

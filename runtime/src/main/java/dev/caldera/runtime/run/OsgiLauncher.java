@@ -102,7 +102,11 @@ public final class OsgiLauncher {
   public int run() throws IOException, InterruptedException {
     long start = System.nanoTime();
     ConsoleLogFormat.install("json".equalsIgnoreCase(options.logFormat()));
-    Path storage = Files.createTempDirectory("caldera-felix-");
+    for (Path stale : FelixStorage.removeStale(FelixStorage.systemTmp())) {
+      out.println("caldera: removed " + stale + ", the Felix cache of a run that was killed");
+    }
+    FelixStorage felix = FelixStorage.create(FelixStorage.systemTmp());
+    Path storage = felix.dir();
     try {
       List<Bundle> bundles = startWithBundles(storage, this::configure);
       if (bundles.isEmpty()) {
@@ -168,7 +172,7 @@ public final class OsgiLauncher {
     } finally {
       RUNNING.remove(this);
       stopFramework();
-      deleteRecursively(storage);
+      felix.close();
     }
   }
 
@@ -208,7 +212,8 @@ public final class OsgiLauncher {
           BundleException,
           InvalidSyntaxException,
           ReflectiveOperationException {
-    Path storage = Files.createTempDirectory("caldera-felix-");
+    FelixStorage felix = FelixStorage.create(FelixStorage.systemTmp());
+    Path storage = felix.dir();
     // The kube bundle prints its progress ("cluster: synced ...") on System.out, which is where
     // the scenario goes (`caldera snapshot --kubeconfig F > cluster.yaml`): to stderr meanwhile.
     java.io.PrintStream stdout = System.out;
@@ -255,7 +260,7 @@ public final class OsgiLauncher {
       }
     } finally {
       stopFramework();
-      deleteRecursively(storage);
+      felix.close();
       System.setOut(stdout);
     }
   }
@@ -413,13 +418,21 @@ public final class OsgiLauncher {
     scheduler.put("echo.sessions", options.echoSessions());
     ConfigAdminBridge.update(context, SCHEDULER_PID, scheduler);
 
-    if (options.adminAddress() != null) {
+    if (options.adminAddress() != null || options.probeAddress() != null) {
       Map<String, Object> admin = new LinkedHashMap<>();
       admin.put(
           "address",
-          options.adminAddress().getHostString() + ":" + options.adminAddress().getPort());
+          options.adminAddress() == null
+              ? ""
+              : options.adminAddress().getHostString() + ":" + options.adminAddress().getPort());
       admin.put("token", options.adminToken() == null ? "" : options.adminToken());
       admin.put("deploy", options.deploy().toAbsolutePath().toString());
+      admin.put(
+          "probe.address",
+          options.probeAddress() == null
+              ? ""
+              : options.probeAddress().getHostString() + ":" + options.probeAddress().getPort());
+      admin.put("allowed.hosts", String.join(",", options.allowedHosts()));
       ConfigAdminBridge.update(context, ADMIN_PID, admin);
     }
   }

@@ -3,6 +3,7 @@ package dev.caldera.runtime.run;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * What {@code caldera run} was asked to do.
@@ -14,6 +15,9 @@ import java.time.Duration;
  * @param sessionDebounce how long after work arrived a session starts; null for every period only
  * @param adminAddress null for no admin HTTP server
  * @param adminToken null when bundle installs over HTTP are disabled
+ * @param probeAddress null for no listener of the probes' own
+ * @param allowedHosts {@code Host} names the admin server answers beyond IP addresses, localhost
+ *     and this host's names
  * @param duration null to run until stopped
  * @param statusInterval zero for no status lines
  * @param logFile null for no log file
@@ -32,6 +36,8 @@ public record RunOptions(
     Duration sessionDebounce,
     InetSocketAddress adminAddress,
     String adminToken,
+    InetSocketAddress probeAddress,
+    List<String> allowedHosts,
     boolean shell,
     Duration duration,
     Duration statusInterval,

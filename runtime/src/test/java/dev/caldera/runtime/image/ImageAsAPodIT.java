@@ -160,10 +160,13 @@ class ImageAsAPodIT {
     image.config.path("config").path("Entrypoint").forEach(a -> command.add(a.asText()));
     for (JsonNode arg : container.path("args")) {
       String expanded = expand(arg.asText(), env);
-      command.add(
-          expanded.startsWith("--admin-address=")
-              ? "--admin-address=127.0.0.1:" + adminPort
-              : expanded);
+      if (expanded.startsWith("--admin-address=")) {
+        command.add("--admin-address=127.0.0.1:" + adminPort);
+      } else if (expanded.startsWith("--probe-address=")) {
+        command.add("--probe-address=127.0.0.1:0"); // two replicas on one host
+      } else {
+        command.add(expanded);
+      }
     }
     Path output = work.resolve(name + ".log");
     Process process = pod.builder(env, command).redirectOutput(output.toFile()).start();

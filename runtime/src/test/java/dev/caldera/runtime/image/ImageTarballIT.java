@@ -110,6 +110,7 @@ class ImageTarballIT {
         .contains("JAVA_HOME=/opt/java", "LANG=C.UTF-8")
         .noneMatch(e -> e.startsWith("JDK_JAVA_OPTIONS="));
     assertThat(config.path("ExposedPorts").has("8080/tcp")).isTrue();
+    assertThat(config.path("ExposedPorts").has("8081/tcp")).as("the probes").isTrue();
     assertThat(config.path("Labels").path("org.opencontainers.image.version").asText())
         .isNotBlank();
   }

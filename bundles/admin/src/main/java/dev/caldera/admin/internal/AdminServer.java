@@ -19,6 +19,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +67,14 @@ public final class AdminServer implements AutoCloseable {
     // operator's own -D setting wins.
     setIfAbsent("sun.net.httpserver.maxReqTime", REQUEST_TIMEOUT_SECONDS);
     setIfAbsent("sun.net.httpserver.maxRspTime", RESPONSE_TIMEOUT_SECONDS);
+    // The JDK server writes a response's headers and its body in two writes: with Nagle's
+    // algorithm the body waits for the client's delayed acknowledgement of the headers (~40 ms on
+    // every keep-alive request). No delay sends each write at once.
+    setIfAbsent("sun.net.httpserver.nodelay", "true");
   }
+
+  /** Runs the static configuration above (for the probe server, which may start first). */
+  static void configureJdkServer() {}
 
   private static void setIfAbsent(String property, String value) {
     if (System.getProperty(property) == null) {
@@ -82,19 +90,48 @@ public final class AdminServer implements AutoCloseable {
 
   private final AdminBackend backend;
   private final byte[] token;
+  private final HostCheck hosts;
   private final HttpServer server;
   private final ExecutorService executor;
+
+  /**
+   * Binds {@code address} and starts serving, answering the {@code Host} names {@link HostCheck}
+   * allows by default.
+   *
+   * @param token null or empty when bundle installs are disabled
+   * @throws IOException when the address cannot be bound
+   * @throws IllegalArgumentException when the token is not visible ASCII ({@link #tokenProblem})
+   */
+  public AdminServer(InetSocketAddress address, String token, AdminBackend backend)
+      throws IOException {
+    this(address, token, List.of(), backend);
+  }
 
   /**
    * Binds {@code address} and starts serving.
    *
    * @param token null or empty when bundle installs are disabled
+   * @param allowedHosts {@code Host} names answered beyond IP addresses, localhost and this host's
+   *     names; {@code *} for any
    * @throws IOException when the address cannot be bound
+   * @throws IllegalArgumentException when the token is not visible ASCII ({@link #tokenProblem})
    */
-  public AdminServer(InetSocketAddress address, String token, AdminBackend backend)
+  public AdminServer(
+      InetSocketAddress address, String token, List<String> allowedHosts, AdminBackend backend)
       throws IOException {
     this.backend = backend;
-    this.token = token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.UTF_8);
+    if (token != null && !token.isEmpty()) {
+      Optional<String> problem = tokenProblem(token);
+      if (problem.isPresent()) {
+        throw new IllegalArgumentException(problem.get());
+      }
+    }
+    this.token =
+        token == null || token.isEmpty() ? null : token.getBytes(StandardCharsets.US_ASCII);
+    // The name the server was told to listen on is one of its own.
+    List<String> names = new ArrayList<>(allowedHosts);
+    names.add(address.getHostString());
+    this.hosts = new HostCheck(names);
     this.server = HttpServer.create(address, 256);
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
@@ -126,16 +163,61 @@ public final class AdminServer implements AutoCloseable {
     executor.shutdownNow();
   }
 
-  private void handle(HttpExchange ex) throws IOException {
-    try (ex) {
-      Response r;
-      try {
-        r = route(ex);
-      } catch (AdminException e) {
-        r = Response.json(e.status(), Map.of("error", e.getMessage()));
-      } catch (RuntimeException e) {
-        r = Response.json(500, Map.of("error", String.valueOf(e)));
+  /**
+   * Why {@code token} can never match a request's {@code Authorization} header, if it cannot: a
+   * header carries visible ASCII only (RFC 7230), so a token with other characters (non-ASCII,
+   * spaces, controls) is refused at start rather than accepted and never matched.
+   */
+  public static Optional<String> tokenProblem(String token) {
+    for (int i = 0; i < token.length(); i++) {
+      char c = token.charAt(i);
+      if (c < 0x21 || c > 0x7e) {
+        return Optional.of(
+            String.format(
+                "admin token: character %d (U+%04X) is not visible ASCII; a bearer token is"
+                    + " letters, digits and ASCII punctuation (e.g. openssl rand -hex 32)",
+                i + 1, (int) c));
       }
+    }
+    return Optional.empty();
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    respond(ex, answer(ex));
+  }
+
+  private Response answer(HttpExchange ex) {
+    String host = ex.getRequestHeaders().getFirst("Host");
+    if (!hosts.allows(host)) {
+      return Response.json(421, Map.of("error", HostCheck.refusal(host)));
+    }
+    try {
+      return route(ex);
+    } catch (AdminException e) {
+      return Response.json(e.status(), Map.of("error", e.getMessage()));
+    } catch (IOException | RuntimeException e) {
+      // A bug or a broken connection: the client gets no Java exception text, the log gets it all.
+      System.err.println(
+          "warning: admin: "
+              + ex.getRequestMethod()
+              + " "
+              + ex.getRequestURI().getRawPath()
+              + " failed: "
+              + e);
+      return Response.json(
+          500,
+          Map.of(
+              "error",
+              ex.getRequestMethod()
+                  + " "
+                  + ex.getRequestURI().getRawPath()
+                  + " failed inside the scheduler; its log has the details"));
+    }
+  }
+
+  /** Writes {@code r} and ends the exchange. */
+  static void respond(HttpExchange ex, Response r) throws IOException {
+    try (ex) {
       byte[] body = r.body();
       ex.getResponseHeaders().set("Content-Type", r.contentType());
       r.headers().forEach((k, v) -> ex.getResponseHeaders().set(k, v));
@@ -154,7 +236,9 @@ public final class AdminServer implements AutoCloseable {
   Response route(HttpExchange ex) throws AdminException, IOException {
     String method = ex.getRequestMethod();
     URI uri = ex.getRequestURI();
-    String path = uri.getPath();
+    // Fixed routes compare the path as sent; names in it are decoded once, segment by segment.
+    String path = uri.getRawPath();
+    List<String> segments = PathSegments.decode(path);
     Map<String, String> query = query(uri.getRawQuery());
     if (path.equals("/api/bundles") && method.equals("POST")) {
       authorize(ex, "POST /api/bundles");
@@ -172,8 +256,10 @@ public final class AdminServer implements AutoCloseable {
     }
     if (path.startsWith("/api/bundles/") && method.equals("DELETE")) {
       authorize(ex, "DELETE /api/bundles");
-      String name =
-          URLDecoder.decode(path.substring("/api/bundles/".length()), StandardCharsets.UTF_8);
+      if (segments.size() != 3) {
+        throw new AdminException(404, "no such resource: " + path);
+      }
+      String name = segments.get(2);
       BundleInfo b = backend.uninstall(name);
       report("BundleUninstalled", "admin API uninstalled " + b.symbolicName() + " " + b.version());
       return Response.json(200, b);
@@ -188,7 +274,7 @@ public final class AdminServer implements AutoCloseable {
       return snapshot(monitor, query);
     }
     if (path.startsWith("/api/queues/") || path.startsWith("/api/jobs/")) {
-      return waiting(path);
+      return waiting(path, segments);
     }
     if (path.startsWith(Console.PREFIX)) {
       return Console.asset(path.substring(Console.PREFIX.length()))
@@ -275,11 +361,10 @@ public final class AdminServer implements AutoCloseable {
    * {@code /api/queues/{name}/pending}: the queue's line; {@code /api/jobs/{ns}/{name}}: a pod
    * group, its blockers and its pods.
    */
-  private Response waiting(String path) throws AdminException {
+  private Response waiting(String path, List<String> parts) throws AdminException {
     QueueInsight insight = needInsight();
-    String[] parts = path.substring(1).split("/");
-    if (parts.length == 4 && parts[1].equals("queues") && parts[3].equals("pending")) {
-      String queue = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
+    if (parts.size() == 4 && parts.get(1).equals("queues") && parts.get(3).equals("pending")) {
+      String queue = parts.get(2);
       List<QueueInsight.Waiting> line =
           insight.pending(queue).orElseThrow(() -> new AdminException(404, "no queue " + queue));
       Map<String, Object> body = new LinkedHashMap<>();
@@ -288,9 +373,9 @@ public final class AdminServer implements AutoCloseable {
       body.put("pending", line);
       return Response.json(200, body);
     }
-    if (parts.length == 4 && parts[1].equals("jobs")) {
-      String ns = URLDecoder.decode(parts[2], StandardCharsets.UTF_8);
-      String name = URLDecoder.decode(parts[3], StandardCharsets.UTF_8);
+    if (parts.size() == 4 && parts.get(1).equals("jobs")) {
+      String ns = parts.get(2);
+      String name = parts.get(3);
       QueueInsight.JobView job =
           insight
               .job(ns, name)
@@ -328,7 +413,7 @@ public final class AdminServer implements AutoCloseable {
         .orElseThrow(() -> new AdminException(503, "the scheduling loop is not running"));
   }
 
-  private static Response health(Optional<SchedulerMonitor> monitor, boolean readiness) {
+  static Response health(Optional<SchedulerMonitor> monitor, boolean readiness) {
     if (monitor.isEmpty()) {
       return Response.json(
           503, Map.of("status", "down", "reason", "the scheduling loop is not running"));
@@ -367,14 +452,28 @@ public final class AdminServer implements AutoCloseable {
           401,
           what + " is disabled: start caldera run with --admin-token (or CALDERA_ADMIN_TOKEN)");
     }
-    String header = ex.getRequestHeaders().getFirst("Authorization");
     byte[] given =
-        header != null && header.startsWith("Bearer ")
-            ? header.substring("Bearer ".length()).trim().getBytes(StandardCharsets.UTF_8)
-            : new byte[0];
+        bearer(ex.getRequestHeaders().getFirst("Authorization"))
+            .getBytes(StandardCharsets.ISO_8859_1);
     if (!MessageDigest.isEqual(given, token)) {
       throw new AdminException(401, what + " needs the header Authorization: Bearer <admin token>");
     }
+  }
+
+  /**
+   * The credentials of an {@code Authorization: Bearer ...} header, or empty for none. The scheme
+   * is case-insensitive (RFC 7235): {@code bearer t} is {@code Bearer t}.
+   */
+  static String bearer(String header) {
+    if (header == null) {
+      return "";
+    }
+    String h = header.strip();
+    int space = h.indexOf(' ');
+    if (space < 0 || !h.substring(0, space).equalsIgnoreCase("Bearer")) {
+      return "";
+    }
+    return h.substring(space + 1).strip();
   }
 
   /**
@@ -461,7 +560,7 @@ public final class AdminServer implements AutoCloseable {
     }
   }
 
-  private static Map<String, String> query(String raw) {
+  private static Map<String, String> query(String raw) throws AdminException {
     Map<String, String> out = new LinkedHashMap<>();
     if (raw == null || raw.isEmpty()) {
       return out;
@@ -470,9 +569,14 @@ public final class AdminServer implements AutoCloseable {
       int eq = part.indexOf('=');
       String k = eq < 0 ? part : part.substring(0, eq);
       String v = eq < 0 ? "" : part.substring(eq + 1);
-      out.put(
-          URLDecoder.decode(k, StandardCharsets.UTF_8),
-          URLDecoder.decode(v, StandardCharsets.UTF_8));
+      try {
+        out.put(
+            URLDecoder.decode(k, StandardCharsets.UTF_8),
+            URLDecoder.decode(v, StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException e) {
+        throw new AdminException(
+            400, "query \"" + part + "\": bad percent-encoding (write a literal % as %25)");
+      }
     }
     return out;
   }

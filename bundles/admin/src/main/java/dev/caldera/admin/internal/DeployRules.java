@@ -3,7 +3,11 @@ package dev.caldera.admin.internal;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +35,34 @@ public final class DeployRules {
   private static final List<String> PLUGIN_SERVICES =
       List.of("dev.caldera.api.PluginFactory", "dev.caldera.api.action.Action");
 
+  /** The admin API stages an upload as a hidden {@code .upload-*.part} file, then moves it in. */
+  public static final String UPLOAD_PREFIX = ".upload-";
+
+  public static final String UPLOAD_SUFFIX = ".part";
+
   private DeployRules() {}
+
+  /**
+   * Deletes the staged uploads in {@code deploy} that a run stopped mid-upload left (kill -9): at
+   * start no upload of this process is in flight.
+   *
+   * @return the file names deleted
+   */
+  public static List<String> removeStaleUploads(Path deploy) {
+    List<String> removed = new ArrayList<>();
+    try (DirectoryStream<Path> parts =
+        Files.newDirectoryStream(deploy, UPLOAD_PREFIX + "*" + UPLOAD_SUFFIX)) {
+      for (Path p : parts) {
+        if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(p)) {
+          removed.add(p.getFileName().toString());
+        }
+      }
+    } catch (IOException e) {
+      // No deploy directory (yet) or not readable: nothing to clean, FileInstall reports it.
+    }
+    Collections.sort(removed);
+    return removed;
+  }
 
   /** A bundle that is installed: its identity and where it came from. */
   public record Installed(String symbolicName, Version version, String location) {}

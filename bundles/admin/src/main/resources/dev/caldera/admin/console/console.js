@@ -1,5 +1,7 @@
 // The Caldera console: reads the admin JSON API and redraws every few seconds. Every value from
-// the API reaches the page through textContent or setAttribute, never as markup.
+// the API reaches the page through textContent or setAttribute, never as markup, and through
+// visible(): control and bidirectional formatting characters are drawn as escapes, so a name cannot
+// hide itself or reorder the text around it.
 'use strict';
 
 (function () {
@@ -16,18 +18,37 @@
 
   const $ = (id) => document.getElementById(id);
 
+  /**
+   * C0 (but tab, line feed and carriage return: the conf and policy texts keep their lines), DEL,
+   * C1 and the bidirectional formatting characters (marks, embeddings, overrides, isolates).
+   */
+  const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+  /** {@code v} as text with every unsafe character replaced by its visible escape, e.g. \u202E. */
+  function visible(v) {
+    return String(v).replace(
+      UNSAFE,
+      (c) => '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+    );
+  }
+
+  /** Sets an element's text, through {@link visible}. */
+  function setText(e, v) {
+    e.textContent = visible(v);
+  }
+
   /** An element with attributes (class, text, or plain attributes) and children (nodes or text). */
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === undefined || v === null || v === false) continue;
       if (k === 'class') e.className = v;
-      else if (k === 'text') e.textContent = String(v);
-      else e.setAttribute(k, v === true ? '' : String(v));
+      else if (k === 'text') setText(e, v);
+      else e.setAttribute(k, v === true ? '' : visible(v));
     }
     for (const c of children) {
       if (c === undefined || c === null || c === false) continue;
-      e.append(c instanceof Node ? c : String(c));
+      e.append(c instanceof Node ? c : visible(c));
     }
     return e;
   }
@@ -146,13 +167,13 @@
     const detail = $('loop-detail');
     if (!res.ok || !res.body) {
       loop.dataset.state = 'down';
-      badge.textContent = 'unavailable';
-      detail.textContent = errorOf(res);
+      setText(badge, 'unavailable');
+      setText(detail, errorOf(res));
       return;
     }
     const s = res.body;
     loop.dataset.state = s.state;
-    badge.textContent = s.state === 'holding' ? 'scheduling held' : s.state;
+    setText(badge, s.state === 'holding' ? 'scheduling held' : s.state);
     const parts = [];
     if (s.reasons && s.reasons.length) parts.push(s.reasons.join('; '));
     if (s.missingPlugins && s.missingPlugins.length) {
@@ -160,7 +181,7 @@
     }
     parts.push(number(s.sessions) + ' sessions');
     if (s.lastSession) parts.push('last ' + time(s.lastSession));
-    detail.textContent = parts.join(' · ');
+    setText(detail, parts.join(' · '));
   }
 
   // ---- queues -----------------------------------------------------------------------------------
@@ -590,7 +611,7 @@
 
   function result(res, what) {
     const box = $('action-result');
-    box.textContent = res.ok ? what : 'refused: ' + errorOf(res);
+    setText(box, res.ok ? what : 'refused: ' + errorOf(res));
     box.className = res.ok ? 'result' : 'result error-text';
     box.hidden = false;
     refresh();
@@ -599,11 +620,11 @@
   function renderAccess() {
     const mode = $('access-mode');
     if (!access.tokenConfigured) {
-      mode.textContent = 'read-only (no admin token configured)';
+      setText(mode, 'read-only (no admin token configured)');
     } else if (access.authorized) {
-      mode.textContent = 'token accepted: install and uninstall enabled';
+      setText(mode, 'token accepted: install and uninstall enabled');
     } else {
-      mode.textContent = token ? 'read-only (token refused)' : 'read-only';
+      setText(mode, token ? 'read-only (token refused)' : 'read-only');
     }
     $('token-form').hidden = !access.tokenConfigured;
     $('token-forget').hidden = !token;
@@ -649,10 +670,10 @@
       renderEvents(events);
       const err = $('error');
       err.hidden = status.status !== 0;
-      err.textContent = status.status === 0 ? 'the admin server does not answer; retrying' : '';
-      $('refreshed').textContent = 'updated ' + new Date().toLocaleTimeString();
+      setText(err, status.status === 0 ? 'the admin server does not answer; retrying' : '');
+      setText($('refreshed'), 'updated ' + new Date().toLocaleTimeString());
       refreshes++;
-      $('refreshes').textContent = String(refreshes);
+      setText($('refreshes'), String(refreshes));
       if (selectedJob) showJob();
     } finally {
       timer = setTimeout(refresh, POLL_MILLIS);

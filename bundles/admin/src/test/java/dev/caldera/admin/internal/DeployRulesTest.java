@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.osgi.framework.Version;
 
 class DeployRulesTest {
@@ -123,5 +126,23 @@ class DeployRulesTest {
     assertThat(DeployRules.damage(ok)).isEmpty();
     assertThat(DeployRules.damage(cut))
         .hasValueSatisfying(why -> assertThat(why).startsWith("damaged jar (truncated"));
+  }
+
+  @Test
+  void removeStaleUploads_deletesTheStagedUploadsAKilledRunLeft_andNothingElse(@TempDir Path deploy)
+      throws IOException {
+    Files.write(deploy.resolve(".upload-123.part"), new byte[] {1, 2});
+    Files.write(deploy.resolve(".upload-456.part"), new byte[0]);
+    Files.write(deploy.resolve("plugin.jar"), new byte[] {1});
+    Files.write(deploy.resolve("notes.part"), new byte[] {1});
+
+    assertThat(DeployRules.removeStaleUploads(deploy))
+        .containsExactly(".upload-123.part", ".upload-456.part");
+
+    try (var left = Files.list(deploy)) {
+      assertThat(left.map(p -> p.getFileName().toString()))
+          .containsExactlyInAnyOrder("plugin.jar", "notes.part");
+    }
+    assertThat(DeployRules.removeStaleUploads(deploy.resolve("missing"))).isEmpty();
   }
 }

@@ -28,6 +28,8 @@ final class FakeBackend implements AdminBackend {
   final List<String> installed = new ArrayList<>();
   final List<String> uninstalled = new ArrayList<>();
   final List<LoopEvent> reported = new ArrayList<>();
+  final List<String> queuesAsked = java.util.Collections.synchronizedList(new ArrayList<>());
+  final List<String> uninstallsAsked = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** One queue, {@code training}, with ml/train-8 first and ml/train-7 second in line. */
   final QueueInsight insight =
@@ -79,6 +81,7 @@ final class FakeBackend implements AdminBackend {
 
         @Override
         public Optional<List<Waiting>> pending(String queue) {
+          queuesAsked.add(queue);
           return queue.equals("training")
               ? Optional.of(List.of(waiting("ml/train-8", 1), waiting("ml/train-7", 2)))
               : Optional.empty();
@@ -259,6 +262,7 @@ final class FakeBackend implements AdminBackend {
 
   @Override
   public BundleInfo uninstall(String name) throws AdminException {
+    uninstallsAsked.add(name);
     if (!name.equals("caldera-plugin-gang")) {
       throw new AdminException(404, "no bundle named " + name);
     }

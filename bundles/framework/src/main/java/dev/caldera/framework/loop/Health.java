@@ -8,8 +8,9 @@ import java.util.List;
  *
  * @param state {@code starting}, {@code running}, {@code holding} (the conf cannot run), {@code
  *     standby} (another replica schedules), {@code waiting} (the cluster source is not ready: its
- *     informers are listing, the lease cannot be held, ...), {@code finished}, {@code stopped} or
- *     {@code failed} (the loop thread died, e.g. out of memory)
+ *     informers are listing, the lease cannot be held, ...), {@code stuck} (a cycle has run past
+ *     the session deadline: not ready, live until the liveness timeout), {@code finished}, {@code
+ *     stopped} or {@code failed} (the loop thread died, e.g. out of memory)
  * @param reasons why sessions do not run (empty while running)
  * @param missingPlugins the plugins the conf names that are not loaded, while holding for them
  * @param lastSession when the last session ended, or null

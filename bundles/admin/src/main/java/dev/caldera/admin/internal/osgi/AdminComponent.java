@@ -1,7 +1,9 @@
 package dev.caldera.admin.internal.osgi;
 
 import dev.caldera.admin.internal.AdminServer;
+import dev.caldera.admin.internal.DeployRules;
 import dev.caldera.admin.internal.Metrics;
+import dev.caldera.admin.internal.ProbeServer;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
@@ -10,6 +12,7 @@ import dev.caldera.framework.loop.SessionRecord;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
@@ -32,7 +35,7 @@ public final class AdminComponent {
 
   /** The configuration. */
   @interface Config {
-    /** {@code HOST:PORT} to listen on; port 0 picks a free one. */
+    /** {@code HOST:PORT} to listen on; port 0 picks a free one; empty for no admin API. */
     String address() default "127.0.0.1:8080";
 
     /** Enables bundle installs and uninstalls for requests that carry it; empty disables them. */
@@ -40,6 +43,18 @@ public final class AdminComponent {
 
     /** The watched deploy directory; empty for FileInstall's, or none. */
     String deploy() default "";
+
+    /**
+     * {@code HOST:PORT} of the probes' own listener ({@code /healthz}, {@code /readyz}); empty for
+     * none (they stay on the admin address too).
+     */
+    String probe_address() default "";
+
+    /**
+     * {@code Host} names answered beyond IP addresses, localhost and this host's names, separated
+     * by commas; {@code *} for any.
+     */
+    String allowed_hosts() default "";
   }
 
   @Reference private PluginRegistry registry;
@@ -81,6 +96,7 @@ public final class AdminComponent {
   private volatile List<MetricsSource> metricsSources;
 
   private AdminServer server;
+  private ProbeServer probes;
 
   @Activate
   void activate(BundleContext context, Config config) {
@@ -89,6 +105,16 @@ public final class AdminComponent {
         new OsgiBackend(
                 context, registry, () -> monitor, () -> metricsSources, audit, deploy, metrics)
             .insight(() -> insight);
+    if (deploy != null) {
+      for (String removed : DeployRules.removeStaleUploads(deploy)) {
+        System.out.println(
+            "admin: removed " + removed + ", an upload a stopped run left unfinished in " + deploy);
+      }
+    }
+    startProbes(config.probe_address(), backend);
+    if (config.address().isBlank()) {
+      return;
+    }
     InetSocketAddress address;
     try {
       address = parse(config.address());
@@ -97,7 +123,15 @@ public final class AdminComponent {
       return;
     }
     try {
-      server = new AdminServer(address, config.token(), backend);
+      server =
+          new AdminServer(
+              address,
+              config.token(),
+              Arrays.stream(config.allowed_hosts().split(",")).map(String::strip).toList(),
+              backend);
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: admin: " + e.getMessage() + "; the admin API is off");
+      return;
     } catch (IOException e) {
       System.err.println(
           "warning: admin: cannot listen on "
@@ -117,8 +151,36 @@ public final class AdminComponent {
             + (config.token().isBlank() ? "" : "; bundle installs enabled with the admin token"));
   }
 
+  private void startProbes(String probeAddress, OsgiBackend backend) {
+    if (probeAddress.isBlank()) {
+      return;
+    }
+    try {
+      probes = new ProbeServer(parse(probeAddress), backend);
+    } catch (IllegalArgumentException | IOException e) {
+      System.err.println(
+          "warning: admin: cannot serve the probes on "
+              + probeAddress
+              + " ("
+              + e.getMessage()
+              + "); they are on the admin address only");
+      return;
+    }
+    InetSocketAddress bound = probes.address();
+    System.out.println(
+        "admin: probes on http://"
+            + bound.getHostString()
+            + ":"
+            + bound.getPort()
+            + "/ (healthz, readyz)");
+  }
+
   @Deactivate
   void deactivate() {
+    if (probes != null) {
+      probes.close();
+      probes = null;
+    }
     if (server != null) {
       server.close();
       server = null;

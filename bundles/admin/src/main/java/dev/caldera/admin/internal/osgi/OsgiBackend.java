@@ -218,7 +218,7 @@ final class OsgiBackend implements AdminBackend {
     Path part;
     try {
       // Staged outside the watched directory's filter (a hidden .part file), moved in whole.
-      part = Files.createTempFile(deploy, ".upload-", ".part");
+      part = Files.createTempFile(deploy, DeployRules.UPLOAD_PREFIX, DeployRules.UPLOAD_SUFFIX);
     } catch (IOException e) {
       throw new AdminException(500, "cannot write in " + deploy + ": " + e.getMessage());
     }

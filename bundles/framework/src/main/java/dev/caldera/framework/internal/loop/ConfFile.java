@@ -26,6 +26,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The watched scheduler conf file. Each {@link #refresh} re-reads the file; a changed text is
@@ -43,8 +44,20 @@ final class ConfFile {
   private Instant loadedAt;
 
   ConfFile(Path path, Consumer<LoopEvent> events) {
+    this(path, events, Files::isRegularFile, STUCK_READ_MILLIS);
+  }
+
+  /**
+   * @param regularFile whether a path is a regular file (following links); a test replaces it to
+   *     reach a read that blocks
+   * @param stuckReadMillis how long a read may take before it is abandoned and reported
+   */
+  ConfFile(
+      Path path, Consumer<LoopEvent> events, Predicate<Path> regularFile, long stuckReadMillis) {
     this.path = path;
     this.events = events;
+    this.regularFile = regularFile;
+    this.stuckReadMillis = stuckReadMillis;
   }
 
   /** Outcome of a refresh: whether a new conf was accepted, or a new text was refused. */
@@ -62,14 +75,34 @@ final class ConfFile {
 
   static final long FIRST_READ_WAIT_MILLIS = 30_000;
 
-  private final ExecutorService reader =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "caldera-conf-reader");
-            t.setDaemon(true);
-            return t;
-          });
+  /**
+   * A read taking longer than this is stuck (a FIFO that replaced the file between the check and
+   * the open, a hung file system): it is reported and abandoned, and the next cycle reads anew. A
+   * conf of at most {@link SchedulerConf#MAX_CHARS} is read and parsed in milliseconds.
+   */
+  static final long STUCK_READ_MILLIS = 10_000;
+
+  /**
+   * Readers abandoned while stuck that may still be blocked; beyond this many no new read starts
+   * until one of them ends, so a file system that hangs every read does not pile up threads.
+   */
+  static final int MAX_ABANDONED_READERS = 3;
+
+  private final Predicate<Path> regularFile;
+  private final long stuckReadMillis;
+  private final List<Thread> abandoned = new ArrayList<>();
+  private ExecutorService reader = newReader();
   private Future<Read> reading;
+  private long readStarted;
+
+  private static ExecutorService newReader() {
+    return Executors.newSingleThreadExecutor(
+        r -> {
+          Thread t = new Thread(r, "caldera-conf-reader");
+          t.setDaemon(true);
+          return t;
+        });
+  }
 
   /**
    * What the reader thread found: {@code text} null when the file cannot be read (then {@code
@@ -87,20 +120,39 @@ final class ConfFile {
    */
   Change refresh(PluginRegistry registry) {
     if (reading == null) {
+      abandoned.removeIf(t -> !t.isAlive());
+      if (abandoned.size() >= MAX_ABANDONED_READERS) {
+        return refuse(
+            null,
+            "conf file "
+                + path
+                + " cannot be read: "
+                + abandoned.size()
+                + " earlier reads are still blocked (a hung file system?)");
+      }
       String seen = seenText;
       try {
-        reading = reader.submit(() -> read(seen));
+        readStarted = System.nanoTime();
+        reading =
+            reader.submit(
+                () -> {
+                  readerThread = Thread.currentThread();
+                  return read(seen);
+                });
       } catch (RejectedExecutionException e) {
         return Change.NONE;
       }
     }
     Read r;
+    long waitMillis = conf == null ? FIRST_READ_WAIT_MILLIS : READ_WAIT_MILLIS;
+    long stuckIn = stuckReadMillis - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - readStarted);
     try {
-      r =
-          reading.get(
-              conf == null ? FIRST_READ_WAIT_MILLIS : READ_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+      r = reading.get(Math.max(0, Math.min(waitMillis, stuckIn)), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      return Change.NONE;
+      if (System.nanoTime() - readStarted < TimeUnit.MILLISECONDS.toNanos(stuckReadMillis)) {
+        return Change.NONE;
+      }
+      return abandonStuckRead();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Change.NONE;
@@ -143,8 +195,47 @@ final class ConfFile {
     return Change.ACCEPTED;
   }
 
+  private volatile Thread readerThread;
+
+  /**
+   * The read in flight has taken {@link #stuckReadMillis}: it is reported, its thread interrupted
+   * and left behind (a thread blocked opening a FIFO ignores interrupts), and the next cycle reads
+   * on a new thread, so a later edit is read.
+   */
+  private Change abandonStuckRead() {
+    reading.cancel(true);
+    reading = null;
+    Thread stuck = readerThread;
+    if (stuck != null && stuck.isAlive()) {
+      abandoned.add(stuck);
+    }
+    reader.shutdownNow();
+    reader = newReader();
+    return refuse(
+        null,
+        "reading conf file "
+            + path
+            + " has not finished after "
+            + stuckReadMillis / 1000.0
+            + " s (a FIFO, a device or a hung file system?); the read is abandoned and the file"
+            + " read again at the next cycle");
+  }
+
   /** On the reader thread: the file's text and what it parses to. */
   private Read read(String seen) {
+    if (!regularFile.test(path)) {
+      if (Files.notExists(path)) {
+        return new Read(false, null, null, "conf file " + path + " does not exist");
+      }
+      return new Read(
+          false,
+          null,
+          null,
+          "conf file "
+              + path
+              + " is not a regular file (a FIFO, a device or a directory): only a regular file is"
+              + " read, the next cycle looks again");
+    }
     long size;
     try {
       size = Files.size(path);

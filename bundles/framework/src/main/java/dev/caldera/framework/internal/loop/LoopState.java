@@ -63,6 +63,8 @@ final class LoopState implements SchedulerMonitor {
   private Duration livenessTimeout;
   private Instant lastCycle;
   private Instant nextCycleDue;
+  private Duration sessionDeadline;
+  private Instant cycleStarted;
 
   /**
    * @param writer where the accepted binds and evictions are counted, if it counts them (null: the
@@ -142,14 +144,24 @@ final class LoopState implements SchedulerMonitor {
     }
   }
 
-  /** The loop starts cycling: a cycle must then finish within {@code timeout}, and so on. */
-  synchronized void loopStarted(Duration timeout) {
+  /**
+   * The loop starts cycling: a cycle must then finish within {@code timeout}, and so on; a cycle
+   * running longer than {@code sessionDeadline} makes the loop not ready (state {@code stuck}).
+   */
+  synchronized void loopStarted(Duration timeout, Duration sessionDeadline) {
     livenessTimeout = timeout;
+    this.sessionDeadline = sessionDeadline;
     nextCycleDue = clock.instant().plus(timeout);
+  }
+
+  /** A cycle starts. */
+  synchronized void cycleStarted() {
+    cycleStarted = clock.instant();
   }
 
   /** A cycle ended, whatever it did (ran a session, held, or failed and was skipped). */
   synchronized void cycleFinished() {
+    cycleStarted = null;
     lastCycle = clock.instant();
     if (livenessTimeout != null) {
       nextCycleDue = lastCycle.plus(livenessTimeout);
@@ -158,24 +170,52 @@ final class LoopState implements SchedulerMonitor {
 
   /** Whether the loop is overdue: started, meant to cycle, and no cycle finished in time. */
   private boolean stalled() {
-    return nextCycleDue != null
-        && (state.equals("starting")
-            || state.equals("running")
-            || state.equals("holding")
-            || state.equals("standby")
-            || state.equals("waiting"))
-        && clock.instant().isAfter(nextCycleDue);
+    return nextCycleDue != null && active() && clock.instant().isAfter(nextCycleDue);
   }
 
-  /** Why the loop is not live, for health reports; empty when it is. */
+  /**
+   * Whether the cycle in flight has run past the session deadline: a plugin that hangs, or a
+   * cluster that does not answer. Readiness says so long before the liveness timeout restarts.
+   */
+  private boolean overrunning() {
+    return cycleStarted != null
+        && sessionDeadline != null
+        && active()
+        && clock.instant().isAfter(cycleStarted.plus(sessionDeadline));
+  }
+
+  private boolean active() {
+    return state.equals("starting")
+        || state.equals("running")
+        || state.equals("holding")
+        || state.equals("standby")
+        || state.equals("waiting");
+  }
+
+  /** Why the loop is not live or not ready, for health reports; empty when it is both. */
   private List<String> livenessReasons() {
     if (state.equals("failed")) {
       return reasons;
     }
-    if (!stalled()) {
+    boolean overrunning = overrunning();
+    if (!stalled() && !overrunning) {
       return reasons;
     }
     List<String> out = new ArrayList<>(reasons);
+    if (overrunning) {
+      out.add(
+          "a scheduling cycle has run since "
+              + cycleStarted
+              + ", past the session deadline ("
+              + sessionDeadline
+              + "): a plugin or the cluster may hang; /healthz fails if it runs past the liveness"
+              + " timeout ("
+              + livenessTimeout
+              + ")");
+    }
+    if (!stalled()) {
+      return out;
+    }
     out.add(
         "the scheduling loop has not finished a cycle since "
             + (lastCycle == null ? "it started" : lastCycle)
@@ -266,7 +306,13 @@ final class LoopState implements SchedulerMonitor {
   @Override
   public synchronized Health health() {
     return new Health(
-        state, livenessReasons(), missing, sessionCount, lastSession, lastCycle, !stalled());
+        overrunning() ? "stuck" : state,
+        livenessReasons(),
+        missing,
+        sessionCount,
+        lastSession,
+        lastCycle,
+        !stalled());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.caldera.framework.internal.loop;
 
 import dev.caldera.framework.loop.LoopEvent;
+import dev.caldera.framework.loop.TerminalText;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
@@ -178,9 +179,12 @@ final class RunLog implements AutoCloseable {
     return logFile.resolveSibling(logFile.getFileName() + "." + n);
   }
 
-  /** A message on one line: line breaks become {@code \n}. */
+  /**
+   * A message on one line, safe on a terminal: line breaks become {@code \n}, other control and
+   * bidirectional formatting characters (from names and annotations in the cluster) escapes.
+   */
   private static String oneLine(String message) {
-    return message.replace("\r", "\\r").replace("\n", "\\n");
+    return TerminalText.escape(message);
   }
 
   private static String quote(String s) {
@@ -194,7 +198,7 @@ final class RunLog implements AutoCloseable {
         case '\r' -> out.append("\\r");
         case '\t' -> out.append("\\t");
         default -> {
-          if (c < 0x20) {
+          if (TerminalText.unsafe(c)) {
             out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
           } else {
             out.append(c);

@@ -49,13 +49,31 @@ public final class SchedulingLoop {
    * @param debounce how long after work arrived a session starts (gathering a burst into one); null
    *     to run every period only
    * @param livenessTimeout how long a cycle may take before health reports the loop as not live
+   * @param sessionDeadline how long a cycle may take before readiness reports it ({@code stuck})
    */
   public record Settings(
       Duration period,
       Duration debounce,
       long maxSessions,
       Duration statusInterval,
-      Duration livenessTimeout) {
+      Duration livenessTimeout,
+      Duration sessionDeadline) {
+
+    /** The default session deadline for this liveness timeout. */
+    public Settings(
+        Duration period,
+        Duration debounce,
+        long maxSessions,
+        Duration statusInterval,
+        Duration livenessTimeout) {
+      this(
+          period,
+          debounce,
+          maxSessions,
+          statusInterval,
+          livenessTimeout,
+          defaultSessionDeadline(period, livenessTimeout));
+    }
 
     /** The default liveness timeout: two minutes, or ten periods if that is longer. */
     public Settings(Duration period, Duration debounce, long maxSessions, Duration statusInterval) {
@@ -65,6 +83,19 @@ public final class SchedulingLoop {
     /** Every period only, never woken by arrivals. */
     public Settings(Duration period, long maxSessions, Duration statusInterval) {
       this(period, null, maxSessions, statusInterval);
+    }
+
+    /**
+     * 30 seconds or three periods, whichever is longer, and at most the liveness timeout: a session
+     * of a large cluster takes seconds, one that hangs is seen well before the restart.
+     */
+    static Duration defaultSessionDeadline(Duration period, Duration livenessTimeout) {
+      Duration threePeriods = period.multipliedBy(3);
+      Duration d =
+          threePeriods.compareTo(Duration.ofSeconds(30)) > 0
+              ? threePeriods
+              : Duration.ofSeconds(30);
+      return d.compareTo(livenessTimeout) < 0 ? d : livenessTimeout;
     }
 
     static Duration defaultLivenessTimeout(Duration period) {
@@ -90,6 +121,7 @@ public final class SchedulingLoop {
   private Instant lastStatus;
   private long sessionsAtLastStatus;
   private Set<String> refusalsReported = Set.of();
+  private Set<String> invalidReported = Set.of();
   private Set<String> optionalSkipWarned = Set.of();
   private String lastFailure;
 
@@ -137,7 +169,8 @@ public final class SchedulingLoop {
     e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     executor = e;
     lastStatus = clock.instant();
-    state.loopStarted(settings.livenessTimeout().plus(settings.period()));
+    state.loopStarted(
+        settings.livenessTimeout().plus(settings.period()), settings.sessionDeadline());
     CycleTimer timer =
         new CycleTimer(executor, this::cycleSafely, settings.period(), settings.debounce());
     if (settings.debounce() != null) {
@@ -185,6 +218,7 @@ public final class SchedulingLoop {
    * session skipped, and the next cycle runs as usual.
    */
   void cycleSafely() {
+    state.cycleStarted();
     try {
       cycle();
       lastFailure = null;
@@ -271,6 +305,7 @@ public final class SchedulingLoop {
       // running before it would report a resume and a new hold every cycle.
       state.running();
       reportRefusals(result);
+      reportInvalidObjects(result);
       writer.apply(result);
       record(started, conf, plugins, snapshot, result);
       return true;
@@ -290,6 +325,27 @@ public final class SchedulingLoop {
       }
     }
     refusalsReported = now;
+  }
+
+  /**
+   * Reports each Warning session event about an object's invalid setting (reason {@code Invalid...}
+   * e.g. capacity-card's {@code InvalidCardAnnotation} for a bad {@code volcano.sh/card.quota}) as
+   * a loop event once while it stays: operators see it in {@code /api/events}, the console and the
+   * log, not only on the object.
+   */
+  private void reportInvalidObjects(SessionResult result) {
+    Set<String> now = new TreeSet<>();
+    for (SessionResult.Event e : result.events()) {
+      if (!"Warning".equals(e.type()) || !e.reason().startsWith("Invalid")) {
+        continue;
+      }
+      String message = e.kind() + " " + e.object() + ": " + e.message();
+      if (now.add(e.reason() + '\u0000' + message)
+          && !invalidReported.contains(e.reason() + '\u0000' + message)) {
+        state.event(LoopEvent.warning(e.reason(), message));
+      }
+    }
+    invalidReported = now;
   }
 
   private static String describe(Throwable e) {

@@ -56,6 +56,29 @@ class RunLogTest {
   }
 
   @Test
+  void text_escapesControlAndBidiCharactersFromTheCluster() throws Exception {
+    try (RunLog log = log(RunLog.Format.TEXT, 1 << 20, 5)) {
+      log.event(LoopEvent.warning("ObjectRefused", "queue q\u001b[2J\u202Eevil"));
+    }
+
+    assertThat(console.toString(StandardCharsets.UTF_8))
+        .contains("ObjectRefused: queue q\\u001B[2J\\u202Eevil")
+        .doesNotContain("\u001b", "\u202E");
+  }
+
+  @Test
+  void json_escapesC1AndBidiCharactersToo() throws Exception {
+    try (RunLog log = log(RunLog.Format.JSON, 1 << 20, 5)) {
+      log.event(LoopEvent.warning("ObjectRefused", "q\u009b2J\u202Eevil"));
+    }
+
+    String line = console.toString(StandardCharsets.UTF_8).strip();
+    assertThat(line).doesNotContain("\u009b", "\u202E");
+    assertThat(new ObjectMapper().readTree(line).path("message").asText())
+        .isEqualTo("ObjectRefused: q\u009b2J\u202Eevil");
+  }
+
+  @Test
   void json_oneObjectPerLine() throws Exception {
     try (RunLog log = log(RunLog.Format.JSON, 1 << 20, 5)) {
       log.event(LoopEvent.normal("PluginLoaded", "gang from \"caldera-plugin-gang\"\t1.0"));

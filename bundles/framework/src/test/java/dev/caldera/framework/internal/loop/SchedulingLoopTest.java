@@ -471,6 +471,11 @@ class SchedulingLoopTest {
 
   /** A quota plugin whose session opening runs {@code onOpen}. */
   private static PluginFactory quotaDoing(Runnable onOpen) {
+    return quotaOpening(session -> onOpen.run());
+  }
+
+  /** A quota plugin whose session opening runs {@code onOpen} with the session. */
+  private static PluginFactory quotaOpening(java.util.function.Consumer<Session> onOpen) {
     return new PluginFactory() {
       @Override
       public String name() {
@@ -487,11 +492,39 @@ class SchedulingLoopTest {
 
           @Override
           public void onSessionOpen(Session session, Extensions extensions) {
-            onOpen.run();
+            onOpen.accept(session);
           }
         };
       }
     };
+  }
+
+  @Test
+  void anInvalidSettingOnAnObject_reachesTheLoopsEvents_oncePerAppearance() throws Exception {
+    AtomicInteger session = new AtomicInteger();
+    String bad = "volcano.sh/card.quota: expected a whole number of cards, got \"x\"";
+    registry.add(
+        quotaOpening(
+            s -> {
+              int n = session.incrementAndGet();
+              if (n != 3) {
+                s.recordEvent("Queue", "training", "Warning", "InvalidCardAnnotation", bad);
+              }
+              s.recordEvent("Queue", "training", "Normal", "InvalidLooking", "not a warning");
+              s.recordEvent("Pod", "ns/p", "Warning", "FailedScheduling", "not a setting");
+            }),
+        "q 1");
+    SchedulingLoop loop = loop();
+
+    for (int i = 0; i < 4; i++) {
+      assertThat(loop.cycle()).isTrue();
+    }
+
+    assertThat(reasons("InvalidCardAnnotation"))
+        .containsExactly("Queue training: " + bad, "Queue training: " + bad);
+    assertThat(reasons("InvalidLooking")).isEmpty();
+    assertThat(reasons("FailedScheduling")).isEmpty();
+    assertThat(state.events(50)).extracting(LoopEvent::reason).contains("InvalidCardAnnotation");
   }
 
   @Test
@@ -539,6 +572,68 @@ class SchedulingLoopTest {
     assertThat(state.health().live()).isFalse();
     assertThat(state.health().state()).isEqualTo("failed");
     assertThat(reasons("SchedulingFailed")).singleElement().asString().contains("Java heap space");
+  }
+
+  @Test
+  void readiness_saysStuckWhileASessionRunsPastItsDeadline_wellBeforeTheLivenessTimeout()
+      throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger opened = new AtomicInteger();
+    registry.add(
+        quotaDoing(
+            () -> {
+              if (opened.incrementAndGet() == 2) {
+                entered.countDown();
+                try {
+                  release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              }
+            }),
+        "q 1");
+    SchedulingLoop loop =
+        loop(
+            new SchedulingLoop.Settings(
+                Duration.ofMillis(5), null, 0, Duration.ZERO, AN_HOUR, Duration.ofMillis(200)),
+            null);
+    loop.start();
+    assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (state.health().ready() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    Health stuck = state.health();
+    release.countDown();
+
+    assertThat(stuck.ready()).isFalse();
+    assertThat(stuck.live()).as("live until the liveness timeout").isTrue();
+    assertThat(stuck.state()).isEqualTo("stuck");
+    assertThat(stuck.reasons())
+        .anySatisfy(r -> assertThat(r).contains("past the session deadline (PT0.2S)"));
+    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!state.health().ready() && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(state.health().ready()).isTrue();
+    assertThat(state.health().state()).isEqualTo("running");
+    loop.stop(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void settings_theDefaultSessionDeadlineIs30sOrThreePeriods_withinTheLivenessTimeout() {
+    assertThat(
+            new SchedulingLoop.Settings(Duration.ofSeconds(1), 0, Duration.ZERO).sessionDeadline())
+        .isEqualTo(Duration.ofSeconds(30));
+    assertThat(
+            new SchedulingLoop.Settings(Duration.ofSeconds(20), 0, Duration.ZERO).sessionDeadline())
+        .isEqualTo(Duration.ofSeconds(60));
+    assertThat(
+            new SchedulingLoop.Settings(
+                    Duration.ofMillis(5), null, 0, Duration.ZERO, Duration.ofMillis(300))
+                .sessionDeadline())
+        .isEqualTo(Duration.ofMillis(300));
   }
 
   @Test
