@@ -10,7 +10,6 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -169,44 +168,10 @@ class AdminRequestRulesTest {
   @Test
   void keepAliveRequests_areNotDelayedByNagle() throws Exception {
     start(null, List.of());
-    // Headers and body go out as two writes; without TCP_NODELAY the body waits for the client's
-    // delayed acknowledgement (~40 ms) on every request of a kept-alive connection. The median of
-    // 21 requests is well under that with no delay, and at least that with one.
-    try (Socket s = new Socket("127.0.0.1", server.address().getPort())) {
-      s.setSoTimeout(30_000);
-      s.setTcpNoDelay(true);
-      OutputStream out = s.getOutputStream();
-      InputStream in = s.getInputStream();
-      List<Long> micros = new ArrayList<>();
-      for (int i = 0; i < 21; i++) {
-        long start = System.nanoTime();
-        out.write(
-            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-        readResponse(in);
-        micros.add((System.nanoTime() - start) / 1000);
-      }
-      List<Long> sorted = micros.stream().sorted().toList();
-      assertThat(sorted.get(sorted.size() / 2)).as("median µs of %s", micros).isLessThan(25_000);
-    }
-  }
-
-  /** Reads one response with a Content-Length body. */
-  private static void readResponse(InputStream in) throws IOException {
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int c = in.read();
-      if (c < 0) {
-        throw new IOException("closed");
-      }
-      head.append((char) c);
-    }
-    int length = 0;
-    for (String line : head.toString().split("\r\n")) {
-      if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
-        length = Integer.parseInt(line.substring(15).strip());
-      }
-    }
-    in.readNBytes(length);
+    // Headers and body go out as two writes; with Nagle's algorithm the body waits for the
+    // client's delayed acknowledgement (~40 ms) on every kept-alive request. The JDK server reads
+    // this property when its first server starts (a timed check would be a timed unit test).
+    assertThat(System.getProperty("sun.net.httpserver.nodelay")).isEqualTo("true");
+    assertThat(send("GET", "/healthz").status()).isEqualTo(200);
   }
 }
