@@ -13,6 +13,10 @@ import java.time.Instant;
 final class TaskState implements TaskInfo {
 
   private final Pod pod;
+
+  /** {@code pod.metadata().uid()}, held here: tasks are sorted by it in every job every session. */
+  private final String uid;
+
   private final String jobId;
   private final Resource resreq;
   private final int priority;
@@ -43,6 +47,7 @@ final class TaskState implements TaskInfo {
   /** A task of {@code pod}, which is within {@link ResourceBounds}, read by {@code digest}. */
   TaskState(Pod pod, PodDigests.Digest digest) {
     this.pod = pod;
+    this.uid = pod.metadata().uid();
     PodFacts facts = digest.facts();
     this.jobId = facts.jobId();
     this.resreq = digest.request().copy();
@@ -95,7 +100,7 @@ final class TaskState implements TaskInfo {
 
   @Override
   public String uid() {
-    return pod.metadata().uid();
+    return uid;
   }
 
   @Override

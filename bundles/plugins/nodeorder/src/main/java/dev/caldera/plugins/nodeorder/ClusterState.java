@@ -36,11 +36,20 @@ final class ClusterState implements EventHandler {
   private final boolean anyPreferNoSchedule;
   private final Map<String, NodeState.Placed> placed = new HashMap<>();
   private final Map<String, PodRequest> requests = new HashMap<>();
+  private final PodRequests.Generation podRequests;
   private final boolean anyImages;
   private final Session session;
 
   ClusterState(Session session) {
+    this(session, new PodRequests());
+  }
+
+  /**
+   * The session's nodes, with the requests of pods the last session read taken from {@code memo}.
+   */
+  ClusterState(Session session, PodRequests memo) {
     this.session = session;
+    this.podRequests = memo.next();
     List<NodeInfo> infos = session.nodes();
     List<Node> models = new ArrayList<>(infos.size());
     for (NodeInfo info : infos) {
@@ -68,6 +77,7 @@ final class ClusterState implements EventHandler {
         place(task, nodes.get(i));
       }
     }
+    podRequests.publish();
   }
 
   @Override
@@ -113,7 +123,7 @@ final class ClusterState implements EventHandler {
 
   /** The task's requests, computed once per session. */
   PodRequest request(TaskInfo task, Pod pod) {
-    return requests.computeIfAbsent(task.uid(), uid -> PodRequest.of(pod));
+    return requests.computeIfAbsent(task.uid(), uid -> podRequests.of(pod));
   }
 
   /** The state of a session node, or null if the session does not list it. */

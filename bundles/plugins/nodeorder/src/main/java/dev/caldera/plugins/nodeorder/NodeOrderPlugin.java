@@ -22,9 +22,16 @@ public final class NodeOrderPlugin implements Plugin {
   public static final String NAME = "nodeorder";
 
   private final NodeOrderArguments weights;
+  private final PodRequests podRequests;
 
   public NodeOrderPlugin(NodeOrderArguments weights) {
+    this(weights, new PodRequests());
+  }
+
+  /** A plugin that shares {@code podRequests} with the plugins of earlier sessions. */
+  NodeOrderPlugin(NodeOrderArguments weights, PodRequests podRequests) {
     this.weights = weights;
+    this.podRequests = podRequests;
   }
 
   @Override
@@ -37,7 +44,7 @@ public final class NodeOrderPlugin implements Plugin {
     if (weights.imageLocality() == 0 && !weights.anyBatchScorer()) {
       return;
     }
-    ClusterState cluster = new ClusterState(session);
+    ClusterState cluster = new ClusterState(session, podRequests);
     extensions.add(ExtensionPoint.EVENT_HANDLER, cluster);
     // Without images on any node every ImageLocality score is 0, the same as registering nothing.
     if (weights.imageLocality() != 0 && cluster.anyImages()) {

@@ -13,6 +13,9 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
     property = PluginFactory.NAME_PROPERTY + "=" + NodeOrderPlugin.NAME)
 public final class NodeOrderPluginFactory implements PluginFactory {
 
+  /** Shared by the sessions this factory's plugins open, one after another. */
+  private final PodRequests podRequests = new PodRequests();
+
   @Override
   public String name() {
     return NodeOrderPlugin.NAME;
@@ -20,6 +23,6 @@ public final class NodeOrderPluginFactory implements PluginFactory {
 
   @Override
   public Plugin create(PluginArguments arguments) {
-    return new NodeOrderPlugin(NodeOrderArguments.from(arguments));
+    return new NodeOrderPlugin(NodeOrderArguments.from(arguments), podRequests);
   }
 }
