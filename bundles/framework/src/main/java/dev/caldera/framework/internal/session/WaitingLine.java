@@ -127,15 +127,19 @@ final class WaitingLine {
 
   /** The blocker of pending pods whose group annotation names a pod group that does not exist. */
   static Blocker missingPodGroup(String key, List<Pod> pods) {
+    String who =
+        pods.size() == 1
+            ? "pod " + pods.get(0).key() + " names it"
+            : pods.size() + " pods (" + pods.get(0).key() + ", ...) name it";
     return Blocker.of(
         Blocker.Stage.PODGROUP_MISSING,
         "pod group "
             + key
             + " does not exist: "
-            + (pods.size() == 1 ? "pod " : pods.size() + " pods, such as ")
-            + pods.get(0).key()
-            + ", name it in their annotation scheduling.k8s.io/group-name and are not scheduled"
-            + " until it is created");
+            + who
+            + " in annotation scheduling.k8s.io/group-name and"
+            + (pods.size() == 1 ? " is" : " are")
+            + " not scheduled until the pod group is created");
   }
 
   static String queueOf(PodGroup pg) {

@@ -235,8 +235,9 @@ class WaitingLineTest {
     assertThat(w.position()).isZero();
     assertThat(w.blocker().message())
         .isEqualTo(
-            "pod group ns/ghost does not exist: pod ns/ghost-1, name it in their annotation"
-                + " scheduling.k8s.io/group-name and are not scheduled until it is created");
+            "pod group ns/ghost does not exist: pod ns/ghost-1 names it in annotation"
+                + " scheduling.k8s.io/group-name and is not scheduled until the pod group is"
+                + " created");
     assertThat(result.events())
         .filteredOn(e -> e.object().equals("ns/ghost-1"))
         .extracting(e -> e.kind() + " " + e.type() + " " + e.reason())
