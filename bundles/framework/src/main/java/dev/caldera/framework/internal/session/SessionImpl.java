@@ -1106,7 +1106,10 @@ public final class SessionImpl implements ActionSession {
       fitErrors.forEach(
           (uid, byNode) -> {
             TaskInfo task = tasks.get(uid);
-            if (task == null) {
+            // Only a task some node excludes for good can have full nodes that would too: a full
+            // cluster without node selectors pays nothing here (allocate never ran the predicates
+            // on full nodes, and they are not run now).
+            if (task == null || !anyUnresolvable(byNode)) {
               return;
             }
             for (Map.Entry<String, Status> e : byNode.entrySet()) {
@@ -1120,6 +1123,15 @@ public final class SessionImpl implements ActionSession {
             }
           });
     }
+  }
+
+  private static boolean anyUnresolvable(Map<String, Status> byNode) {
+    for (Status s : byNode.values()) {
+      if (s.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean insufficientOnly(Status s) {
