@@ -171,6 +171,75 @@ class KubeClusterEndToEndTest {
   }
 
   @Test
+  void podNamingAMissingPodGroup_getsAWarningEvent_andTheReasonOnItsCondition() throws Exception {
+    api.node("n1", "8", "8Gi");
+    api.queue("q1", 1);
+    api.pod("ns1", "ghost-0").requests("1", "1Gi").group("ghost").create();
+
+    try (KubeCluster cluster = api.cluster("a");
+        KubeRunner runner = runner(cluster, SchedulerConf.DEFAULT_CONF)) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      runner.start();
+      await(
+          "PodGroupNotFound on the pod",
+          () ->
+              events("ns1").stream()
+                  .anyMatch(
+                      e ->
+                          "PodGroupNotFound".equals(e.getReason())
+                              && "ghost-0".equals(e.getRegarding().getName())));
+      await(
+          "PodScheduled=False with the reason",
+          () -> scheduledCondition(api.getPod("ns1", "ghost-0")) != null);
+
+      Event e =
+          events("ns1").stream()
+              .filter(x -> "PodGroupNotFound".equals(x.getReason()))
+              .findFirst()
+              .orElseThrow();
+      assertThat(e.getType()).isEqualTo("Warning");
+      assertThat(e.getNote()).startsWith("pod group ns1/ghost does not exist");
+      assertThat(scheduledCondition(api.getPod("ns1", "ghost-0")).getMessage())
+          .isEqualTo(e.getNote());
+      assertThat(api.nodeOf("ns1", "ghost-0")).isNull();
+    }
+  }
+
+  @Test
+  void queueGoneUnderARunningGroup_itsPodsAreToldSo_andTheRunningOneIsLeftAlone() throws Exception {
+    api.node("n1", "8", "8Gi");
+    api.podGroup("ns1", "g", "deleted", 1);
+    api.pod("ns1", "g-0").requests("1", "1Gi").group("g").runningOn("n1").create();
+    api.pod("ns1", "g-1").requests("1", "1Gi").group("g").create();
+
+    try (KubeCluster cluster = api.cluster("a");
+        KubeRunner runner = runner(cluster, SchedulerConf.DEFAULT_CONF)) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      runner.start();
+      await(
+          "QueueNotFound on the pending pod",
+          () ->
+              events("ns1").stream()
+                  .anyMatch(
+                      e ->
+                          "QueueNotFound".equals(e.getReason())
+                              && "g-1".equals(e.getRegarding().getName())));
+      long sessions = runner.sessions();
+      await("two more sessions", () -> runner.sessions() >= sessions + 2);
+      await("writes done", () -> cluster.counters().writesInFlight() == 0);
+
+      assertThat(events("ns1"))
+          .filteredOn(e -> "QueueNotFound".equals(e.getReason()))
+          .extracting(Event::getNote)
+          .allMatch(n -> n.startsWith("queue deleted is gone"));
+      assertThat(scheduledCondition(api.getPod("ns1", "g-0"))).isNull();
+      assertThat(api.evictions("ns1", "g-0")).isZero();
+      assertThat(api.getPod("ns1", "g-0").getSpec().getNodeName()).isEqualTo("n1");
+      assertThat(api.nodeOf("ns1", "g-1")).isNull();
+    }
+  }
+
+  @Test
   void preemption_evictsThroughTheEvictionApi_thenBindsThePreemptor() throws Exception {
     api.priorityClass("low", 10);
     api.priorityClass("high", 100000);

@@ -145,6 +145,8 @@ public record Blocker(
   public enum Stage {
     /** Its pod group names a queue that does not exist. */
     QUEUE_MISSING,
+    /** Its pods' group annotation names a pod group that does not exist. */
+    PODGROUP_MISSING,
     /** Its queue is not Open. */
     QUEUE_CLOSED,
     /** A JobValidFn refused it (gang: fewer tasks than minMember). */

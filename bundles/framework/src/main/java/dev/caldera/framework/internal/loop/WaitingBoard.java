@@ -237,15 +237,17 @@ final class WaitingBoard implements QueueInsight {
         break;
       }
     }
-    if (group == null) {
-      return Optional.empty();
-    }
     Waiting waiting = null;
     for (SessionResult.Waiting w : l.result().waiting()) {
       if (w.podGroup().equals(key)) {
         waiting = view(w);
         break;
       }
+    }
+    // A pod group that pending pods name and that does not exist is answered too, with its blocker.
+    if (group == null
+        && (waiting == null || waiting.blocker().stage() != Blocker.Stage.PODGROUP_MISSING)) {
+      return Optional.empty();
     }
     SessionResult.PodGroupStatus status = l.result().podGroups().get(key);
     Map<String, String> boundTo = new HashMap<>();
@@ -282,9 +284,9 @@ final class WaitingBoard implements QueueInsight {
     return Optional.of(
         new JobView(
             key,
-            queueOf(group),
-            status == null ? group.phase() : status.phase(),
-            group.minMember(),
+            group == null ? waiting.queue() : queueOf(group),
+            group == null ? "" : status == null ? group.phase() : status.phase(),
+            group == null ? 0 : group.minMember(),
             waiting,
             reasons,
             List.copyOf(tasks)));

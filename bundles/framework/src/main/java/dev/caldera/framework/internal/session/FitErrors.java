@@ -1,6 +1,7 @@
 package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.extension.Status;
+import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.resource.Resource;
@@ -54,8 +55,12 @@ final class FitErrors {
     return n.charAt(0) + n.substring(1).toLowerCase(java.util.Locale.ROOT);
   }
 
-  /** {@code TaskSchedulingReason}, from the last discarded transaction if any. */
-  static Reason taskReason(SessionImpl session, JobState job, TaskState task) {
+  /**
+   * {@code TaskSchedulingReason}, from the last discarded transaction if any. {@code queueHold}
+   * (may be null) is what holds the task's job when its queue does; a task no node refused then
+   * says that, as {@code caldera why} does, instead of the gang's counts.
+   */
+  static Reason taskReason(SessionImpl session, JobState job, TaskState task, Blocker queueHold) {
     TaskStatus status = task.lastStatus != null ? task.lastStatus : task.status;
     String node = task.lastStatus != null ? task.lastNodeName : task.nodeName;
     String pod = task.namespace() + "/" + task.name();
@@ -91,10 +96,29 @@ final class FitErrors {
         if (tooLarge != null) {
           return new Reason(REASON_UNSCHEDULABLE, tooLarge, "");
         }
+        if (queueHold != null) {
+          return new Reason(REASON_UNSCHEDULABLE, sentence(queueHold), "");
+        }
         String msg = jobFitError(session, job);
         return new Reason(
             REASON_UNSCHEDULABLE, msg.isEmpty() ? "all nodes are unavailable" : msg, "");
     }
+  }
+
+  /**
+   * A blocker as {@code caldera why} prints it: {@code blocked at enqueue: queue q: cpu requested
+   * 8, allocated 4 of capability 8 (plugin capacity)} (the plugins' messages carry the numbers).
+   */
+  static String sentence(Blocker b) {
+    StringBuilder sb = new StringBuilder("blocked");
+    if (!b.action().isEmpty()) {
+      sb.append(" at ").append(b.action());
+    }
+    sb.append(": ").append(b.message());
+    if (!b.plugin().isEmpty() && !b.message().contains(b.plugin())) {
+      sb.append(" (plugin ").append(b.plugin()).append(')');
+    }
+    return sb.toString();
   }
 
   /** {@code job.FitError()}. */

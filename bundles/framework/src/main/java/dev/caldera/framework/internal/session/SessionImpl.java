@@ -109,6 +109,16 @@ public final class SessionImpl implements ActionSession {
   private int blockerReports;
   // Pod groups left out because their queue does not exist.
   List<dev.caldera.api.model.PodGroup> orphans = List.of();
+
+  /** The pods of each pod group in {@link #orphans}, by pod group key. */
+  Map<String, List<dev.caldera.api.model.Pod>> orphanPods = Map.of();
+
+  /**
+   * Pending pods whose group annotation names a pod group that does not exist, by the key it names
+   * ({@code namespace/name}).
+   */
+  Map<String, List<dev.caldera.api.model.Pod>> podsWithoutGroup = Map.of();
+
   private String currentAction = "";
   private String currentPlugin = "";
 
@@ -1074,6 +1084,66 @@ public final class SessionImpl implements ActionSession {
       Map<String, Status> m = fitErrors.get(task.uid());
       return m == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(m));
     }
+  }
+
+  /**
+   * Gives each node of the fit errors the reason kube-scheduler would give; called once the actions
+   * ran, while the plugins are still open. Allocate checks resources before the plugins' predicates
+   * (as Volcano does), but kube-scheduler runs its node filters (unschedulable, node affinity and
+   * selector, taints) before resource fit. So a node reported short of a resource that a predicate
+   * excludes for good (a status preemption cannot resolve) is reported with that reason: a 100m pod
+   * with a node selector reads "2 Insufficient cpu, 6 node(s) didn't match Pod's node
+   * affinity/selector" when 2 of its 8 nodes match and are full, whatever the other 6 hold.
+   */
+  void fitErrorsInKubeSchedulerOrder() {
+    Map<String, TaskInfo> tasks = new HashMap<>();
+    for (JobState job : jobMap.values()) {
+      for (TaskState t : job.taskStates()) {
+        tasks.put(t.uid(), t);
+      }
+    }
+    synchronized (fitErrors) {
+      fitErrors.forEach(
+          (uid, byNode) -> {
+            TaskInfo task = tasks.get(uid);
+            // Only a task some node excludes for good can have full nodes that would too: a full
+            // cluster without node selectors pays nothing here (allocate never ran the predicates
+            // on full nodes, and they are not run now).
+            if (task == null || !anyUnresolvable(byNode)) {
+              return;
+            }
+            for (Map.Entry<String, Status> e : byNode.entrySet()) {
+              NodeInfo node = nodeMap.get(e.getKey());
+              if (node != null && insufficientOnly(e.getValue())) {
+                Status predicates = predicate(task, node);
+                if (predicates.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+                  e.setValue(predicates);
+                }
+              }
+            }
+          });
+    }
+  }
+
+  private static boolean anyUnresolvable(Map<String, Status> byNode) {
+    for (Status s : byNode.values()) {
+      if (s.code() == Status.Code.UNSCHEDULABLE_AND_UNRESOLVABLE) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean insufficientOnly(Status s) {
+    if (s.reasons().isEmpty() || s.code() != Status.Code.UNSCHEDULABLE) {
+      return false;
+    }
+    for (String reason : s.reasons()) {
+      if (!reason.startsWith("Insufficient ")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   SchedulerConf conf() {

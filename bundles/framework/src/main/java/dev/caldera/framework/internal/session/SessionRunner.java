@@ -26,10 +26,13 @@ import dev.caldera.framework.conf.Tier;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 
@@ -81,6 +84,7 @@ public final class SessionRunner {
       actionNanos.merge(name, System.nanoTime() - t, Long::sum);
     }
     session.startAction("");
+    session.fitErrorsInKubeSchedulerOrder();
     WaitingLine line = WaitingLine.order(session);
     for (Plugin p : plugins) {
       long t = System.nanoTime();
@@ -253,11 +257,22 @@ public final class SessionRunner {
       jobByUid.putIfAbsent(pg.key(), new JobState(pg, queue, priority));
     }
 
+    Map<String, List<Pod>> orphanPods = new TreeMap<>();
+    Map<String, List<Pod>> podsWithoutGroup = new TreeMap<>();
+    Set<String> orphanKeys = new HashSet<>();
+    orphans.forEach(pg -> orphanKeys.add(pg.key()));
     for (Pod pod : snapshot.pods()) {
       TaskState task = new TaskState(pod, digests.of(pod));
       JobState job = jobByUid.get(task.jobId());
       if (job != null) {
         job.addTask(task);
+      } else if (orphanKeys.contains(task.jobId())) {
+        orphanPods.computeIfAbsent(task.jobId(), k -> new ArrayList<>()).add(pod);
+      } else if (!task.jobId().isEmpty()
+          && task.status == TaskStatus.PENDING
+          && task.nodeName.isEmpty()
+          && pod.metadata().deletionTimestamp() == null) {
+        podsWithoutGroup.computeIfAbsent(task.jobId(), k -> new ArrayList<>()).add(pod);
       }
       if (!task.nodeName.isEmpty()
           && task.status != TaskStatus.SUCCEEDED
@@ -286,11 +301,16 @@ public final class SessionRunner {
             nodeChanges,
             queues);
     session.orphans = List.copyOf(orphans);
+    session.orphanPods = orphanPods;
+    session.podsWithoutGroup = podsWithoutGroup;
     return session;
   }
 
   /** The event reason on a pod group whose queue does not exist. */
   public static final String QUEUE_NOT_FOUND = "QueueNotFound";
+
+  /** The event reason on a pending pod whose group annotation names no existing pod group. */
+  public static final String POD_GROUP_NOT_FOUND = "PodGroupNotFound";
 
   /** The event reason on a pending pod group whose queue is not Open. */
   public static final String QUEUE_CLOSED = "QueueClosed";
@@ -347,6 +367,17 @@ public final class SessionRunner {
         if (stage == Blocker.Stage.QUEUE_MISSING) {
           session.recordEvent(
               "PodGroup", w.podGroup(), "Warning", QUEUE_NOT_FOUND, w.blocker().message());
+          tellPendingPods(
+              session.orphanPods.getOrDefault(w.podGroup(), List.of()),
+              QUEUE_NOT_FOUND,
+              w.blocker(),
+              pods);
+        } else if (stage == Blocker.Stage.PODGROUP_MISSING) {
+          tellPendingPods(
+              session.podsWithoutGroup.getOrDefault(w.podGroup(), List.of()),
+              POD_GROUP_NOT_FOUND,
+              w.blocker(),
+              pods);
         } else if (stage == Blocker.Stage.QUEUE_CLOSED) {
           session.recordEvent(
               "PodGroup", w.podGroup(), "Warning", QUEUE_CLOSED, w.blocker().message());
@@ -432,6 +463,7 @@ public final class SessionRunner {
       } else if (changed) {
         session.recordEvent("PodGroup", job.uid(), "Normal", "Scheduled", "pod group is ready");
       }
+      Blocker queueHold = line.queueHold(job);
       for (TaskState t : job.taskStates()) {
         if (t.schedulingGated()
             || !(t.status == TaskStatus.ALLOCATED
@@ -439,7 +471,7 @@ public final class SessionRunner {
                 || t.status == TaskStatus.PIPELINED)) {
           continue;
         }
-        FitErrors.Reason reason = FitErrors.taskReason(session, job, t);
+        FitErrors.Reason reason = FitErrors.taskReason(session, job, t, queueHold);
         PodCondition condition =
             new PodCondition("PodScheduled", "False", reason.reason(), reason.message());
         PodCondition existing =
@@ -461,6 +493,39 @@ public final class SessionRunner {
               new SessionResult.PodStatusUpdate(
                   condition, nominated.isEmpty() ? t.pod().nominatedNodeName() : nominated));
           session.recordEvent("Pod", t.key(), "Warning", "FailedScheduling", reason.message());
+        }
+      }
+    }
+
+    /**
+     * Pods that no job holds (their pod group or its queue is missing): each pending one gets the
+     * pod group's blocker as its {@code PodScheduled} condition and a Warning event, once per
+     * change of the message; a pod on a node is left as it is.
+     */
+    private void tellPendingPods(
+        List<Pod> podsOfGroup,
+        String eventReason,
+        Blocker blocker,
+        Map<String, SessionResult.PodStatusUpdate> pods) {
+      for (Pod pod : podsOfGroup) {
+        if (!pod.nodeName().isEmpty()) {
+          continue;
+        }
+        PodCondition condition =
+            new PodCondition(
+                "PodScheduled", "False", FitErrors.REASON_UNSCHEDULABLE, blocker.message());
+        boolean same =
+            pod.conditions().stream()
+                .anyMatch(
+                    c ->
+                        c.type().equals("PodScheduled")
+                            && Objects.equals(c.status(), condition.status())
+                            && Objects.equals(c.reason(), condition.reason())
+                            && Objects.equals(c.message(), condition.message()));
+        if (!same) {
+          pods.put(
+              pod.key(), new SessionResult.PodStatusUpdate(condition, pod.nominatedNodeName()));
+          session.recordEvent("Pod", pod.key(), "Warning", eventReason, blocker.message());
         }
       }
     }

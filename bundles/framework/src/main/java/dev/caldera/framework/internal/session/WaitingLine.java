@@ -5,14 +5,17 @@ import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.SessionResult;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -61,7 +64,10 @@ final class WaitingLine {
     return !job.isReady() && SessionRunner.scheduled(job) < job.minAvailable();
   }
 
-  /** The waiting pod groups; {@code orphans} (pod groups of missing queues) come last. */
+  /**
+   * The waiting pod groups; {@code orphans} (pod groups of missing queues) come next, then the pod
+   * groups that pending pods name and that do not exist.
+   */
   List<SessionResult.Waiting> close(List<PodGroup> orphans) {
     List<SessionResult.Waiting> out = new ArrayList<>();
     String queue = null;
@@ -94,20 +100,101 @@ final class WaitingLine {
               pg.minMember(),
               pg.minResources(),
               false,
-              missingQueue(pg)));
+              missingQueue(pg, session.orphanPods.getOrDefault(pg.key(), List.of()))));
     }
+    session.podsWithoutGroup.forEach(
+        (key, pods) ->
+            out.add(
+                new SessionResult.Waiting(
+                    key,
+                    queueOf(pods.get(0)),
+                    0,
+                    "",
+                    0,
+                    Map.of(),
+                    false,
+                    missingPodGroup(key, pods))));
     return out;
+  }
+
+  /** The queue a pod without its pod group names ({@code scheduling.volcano.sh/queue-name}). */
+  private static String queueOf(Pod pod) {
+    String queue = pod.metadata().annotations().get(QUEUE_ANNOTATION);
+    return queue == null || queue.isBlank() ? "default" : queue;
+  }
+
+  private static final String QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name";
+
+  /** The blocker of pending pods whose group annotation names a pod group that does not exist. */
+  static Blocker missingPodGroup(String key, List<Pod> pods) {
+    String who =
+        pods.size() == 1
+            ? "pod " + pods.get(0).key() + " names it"
+            : pods.size() + " pods (" + pods.get(0).key() + ", ...) name it";
+    return Blocker.of(
+        Blocker.Stage.PODGROUP_MISSING,
+        "pod group "
+            + key
+            + " does not exist: "
+            + who
+            + " in annotation scheduling.k8s.io/group-name and"
+            + (pods.size() == 1 ? " is" : " are")
+            + " not scheduled until the pod group is created");
   }
 
   static String queueOf(PodGroup pg) {
     return pg.queue().isEmpty() ? "default" : pg.queue();
   }
 
-  /** The blocker of a pod group whose queue does not exist. */
-  static Blocker missingQueue(PodGroup pg) {
+  /**
+   * The blocker of a pod group whose queue does not exist. A pod group with pods on nodes had its
+   * queue once: the queue was deleted, and the message says so and that its running pods stay.
+   */
+  static Blocker missingQueue(PodGroup pg, List<Pod> pods) {
+    int onNodes = 0;
+    for (Pod p : pods) {
+      if (!p.nodeName().isEmpty()
+          && !p.phase().equals("Succeeded")
+          && !p.phase().equals("Failed")) {
+        onNodes++;
+      }
+    }
+    if (onNodes == 0) {
+      return Blocker.of(
+          Blocker.Stage.QUEUE_MISSING,
+          "queue " + queueOf(pg) + " does not exist: pod group " + pg.key() + " is not scheduled");
+    }
     return Blocker.of(
         Blocker.Stage.QUEUE_MISSING,
-        "queue " + queueOf(pg) + " does not exist: pod group " + pg.key() + " is not scheduled");
+        "queue "
+            + queueOf(pg)
+            + " is gone (deleted while pod group "
+            + pg.key()
+            + " had pods running): its "
+            + onNodes
+            + (onNodes == 1 ? " pod on a node keeps running" : " pods on nodes keep running")
+            + " untouched; its pending pods are not scheduled until the queue exists again");
+  }
+
+  /** The stages that are the queue's doing: its pods say so, with the numbers. */
+  private static final Set<Blocker.Stage> QUEUE_STAGES =
+      EnumSet.of(
+          Blocker.Stage.QUEUE_CLOSED,
+          Blocker.Stage.ENQUEUE,
+          Blocker.Stage.QUEUE_CAPABILITY,
+          Blocker.Stage.QUEUE_DESERVED,
+          Blocker.Stage.CARD_QUOTA);
+
+  /**
+   * What holds a waiting job when its queue does (closed, capability, deserved share, card quota,
+   * an enqueue vote), else null; read once the job's phase is set.
+   */
+  Blocker queueHold(JobState job) {
+    if (!waits(job)) {
+      return null;
+    }
+    Blocker b = blocker(job);
+    return QUEUE_STAGES.contains(b.stage()) ? b : null;
   }
 
   /** What stopped {@code job}, most specific first. */

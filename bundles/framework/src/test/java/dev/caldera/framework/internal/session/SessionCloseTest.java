@@ -2,11 +2,14 @@ package dev.caldera.framework.internal.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.caldera.api.ExtensionPoint;
+import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.model.Queue;
 import dev.caldera.framework.SessionResult;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SessionCloseTest {
@@ -141,6 +144,58 @@ class SessionCloseTest {
         .endsWith(
             "Origin reason is j-1: 0/2 nodes are unavailable: 2 Insufficient cpu. The pod"
                 + " requests cpu 1; the largest node has 500m allocatable.");
+  }
+
+  @Test
+  void podCondition_selectorMismatchOnAFullNode_readsAsTheMismatch_asKubeSchedulerOrdersFilters()
+      throws Exception {
+    // A 100m pod with nodeSelector disk=ssd: the two ssd nodes are full, and so are two of the six
+    // hdd nodes. Allocate checks resources first (as Volcano), which found the full hdd nodes short
+    // of cpu; kube-scheduler's node affinity filter runs before resource fit and names them.
+    List<String> full = List.of("ssd-1", "ssd-2", "hdd-1", "hdd-2");
+    SessionProbe probe =
+        new SessionProbe()
+            .plugin(
+                "a",
+                (s, x) ->
+                    x.add(
+                        ExtensionPoint.PREDICATE,
+                        (t, n) ->
+                            n.name().startsWith("hdd")
+                                ? Status.unresolvable(
+                                    "node(s) didn't match Pod's node affinity/selector")
+                                : Status.OK));
+    for (String n : List.of("ssd-1", "ssd-2", "hdd-1", "hdd-2", "hdd-3", "hdd-4", "hdd-5")) {
+      probe.node(n, "8");
+    }
+    SessionResult result =
+        probe
+            .node("hdd-6", "8")
+            .job("j", 1, "j-1")
+            .run(
+                CONF,
+                ssn -> {
+                  var task = ssn.job("ns/j").tasks().get(0);
+                  for (var node : ssn.nodes()) {
+                    ssn.recordFitError(
+                        task,
+                        node.name(),
+                        full.contains(node.name())
+                            ? Status.unschedulable("Insufficient cpu")
+                            : ssn.predicate(task, node));
+                  }
+                });
+
+    assertThat(result.pods().get("ns/j-1").condition().message())
+        .isEqualTo(
+            "0/8 nodes are unavailable: 2 Insufficient cpu, 6 node(s) didn't match Pod's node"
+                + " affinity/selector.");
+    assertThat(result.events())
+        .filteredOn(e -> e.kind().equals("Pod"))
+        .extracting(SessionResult.Event::message)
+        .containsExactly(
+            "0/8 nodes are unavailable: 2 Insufficient cpu, 6 node(s) didn't match Pod's node"
+                + " affinity/selector.");
   }
 
   @Test

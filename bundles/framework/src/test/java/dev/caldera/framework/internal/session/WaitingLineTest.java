@@ -154,6 +154,140 @@ class WaitingLineTest {
   }
 
   @Test
+  void gangHeldByQueueCapability_itsPodsSayWhy_withTheNumbers() throws Exception {
+    List<Blocker.Figure> figures = List.of(new Blocker.Figure("cpu", 2, 7, 8, "capability"));
+    SessionProbe p =
+        new SessionProbe()
+            .plugin(
+                "a",
+                (s, x) ->
+                    x.add(
+                        ExtensionPoint.JOB_ENQUEUEABLE,
+                        job -> {
+                          s.reportBlocker(
+                              job,
+                              Blocker.of(
+                                  Blocker.Stage.QUEUE_CAPABILITY,
+                                  Blocker.describe("default", figures),
+                                  figures));
+                          return Vote.REJECT;
+                        }))
+            .node("n1", "8")
+            .job("j", 2, "j-1", "j-2");
+    pending(p, "j", "default", "2");
+
+    SessionResult result = p.run(CONF, WaitingLineTest::enqueueOnly);
+
+    String why = "blocked at probe: queue default: cpu requested 2, allocated 7 of capability 8";
+    assertThat(result.pods().get("ns/j-1").condition().message()).isEqualTo(why);
+    assertThat(result.pods().get("ns/j-2").condition().message()).isEqualTo(why);
+    assertThat(result.events())
+        .filteredOn(e -> e.kind().equals("Pod") && e.reason().equals("FailedScheduling"))
+        .extracting(SessionResult.Event::object, SessionResult.Event::message)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("ns/j-1", why),
+            org.assertj.core.groups.Tuple.tuple("ns/j-2", why));
+  }
+
+  @Test
+  void gangHeldByQueueDeservedShare_itsPodsSayWhy_withTheNumbers() throws Exception {
+    List<Blocker.Figure> figures = List.of(new Blocker.Figure("cpu", 0, 4, 4, "deserved"));
+    SessionProbe p =
+        new SessionProbe()
+            .plugin(
+                "a",
+                (s, x) ->
+                    x.add(
+                        ExtensionPoint.OVERUSED,
+                        q -> {
+                          s.reportQueueBlocker(
+                              q,
+                              Blocker.of(
+                                  Blocker.Stage.QUEUE_DESERVED,
+                                  Blocker.describe(q.name(), figures)
+                                      + " (allocated reached deserved)",
+                                  figures));
+                          return true;
+                        }))
+            .node("n1", "8")
+            .job("j", 2, "j-1", "j-2");
+
+    SessionResult result = p.run(CONF, WaitingLineTest::enqueueAndAllocate);
+
+    assertThat(waiting(result, "ns/j").blocker().stage()).isEqualTo(Blocker.Stage.QUEUE_DESERVED);
+    assertThat(result.pods().get("ns/j-1").condition().message())
+        .isEqualTo(
+            "blocked at probe: queue default: cpu requested 0, allocated 4 of deserved 4"
+                + " (allocated reached deserved)");
+  }
+
+  @Test
+  void podNamingAMissingPodGroup_getsAWarning_andWaitsInTheAdminView() throws Exception {
+    SessionProbe p = new SessionProbe().plugin("a", (s, x) -> {}).node("n1", "8");
+    p.job("ghost", 1, "ghost-1");
+    p.podGroups.removeIf(pg -> pg.metadata().name().equals("ghost"));
+
+    SessionResult result = p.run(CONF, WaitingLineTest::enqueueAndAllocate);
+
+    SessionResult.Waiting w = waiting(result, "ns/ghost");
+    assertThat(w.blocker().stage()).isEqualTo(Blocker.Stage.PODGROUP_MISSING);
+    assertThat(w.queue()).isEqualTo("default");
+    assertThat(w.position()).isZero();
+    assertThat(w.blocker().message())
+        .isEqualTo(
+            "pod group ns/ghost does not exist: pod ns/ghost-1 names it in annotation"
+                + " scheduling.k8s.io/group-name and is not scheduled until the pod group is"
+                + " created");
+    assertThat(result.events())
+        .filteredOn(e -> e.object().equals("ns/ghost-1"))
+        .extracting(e -> e.kind() + " " + e.type() + " " + e.reason())
+        .containsExactly("Pod Warning " + SessionRunner.POD_GROUP_NOT_FOUND);
+    assertThat(result.pods().get("ns/ghost-1").condition().message())
+        .isEqualTo(w.blocker().message());
+    assertThat(result.binds()).isEmpty();
+  }
+
+  @Test
+  void missingQueue_itsPendingPodsGetTheReasonToo() throws Exception {
+    SessionProbe p = new SessionProbe().plugin("a", (s, x) -> {}).node("n1", "8");
+    p.job("lost", 1, "lost-1");
+    pending(p, "lost", "nowhere", "1");
+
+    SessionResult result = p.run(CONF, WaitingLineTest::enqueueAndAllocate);
+
+    assertThat(result.events())
+        .filteredOn(e -> e.object().equals("ns/lost-1"))
+        .extracting(e -> e.kind() + " " + e.reason() + ": " + e.message())
+        .containsExactly(
+            "Pod QueueNotFound: queue nowhere does not exist: pod group ns/lost is not scheduled");
+    assertThat(result.pods().get("ns/lost-1").condition().reason()).isEqualTo("Unschedulable");
+  }
+
+  @Test
+  void queueDeletedUnderRunningGroup_saysTheQueueIsGone_andLeavesRunningPodsAlone()
+      throws Exception {
+    SessionProbe p = new SessionProbe().plugin("a", (s, x) -> {}).node("n1", "8");
+    p.job("lost", 2, "lost-1@n1", "lost-2@n1", "lost-3");
+    pending(p, "lost", "nowhere", "1");
+
+    SessionResult result = p.run(CONF, WaitingLineTest::enqueueAndAllocate);
+
+    String gone =
+        "queue nowhere is gone (deleted while pod group ns/lost had pods running): its 2 pods on"
+            + " nodes keep running untouched; its pending pods are not scheduled until the queue"
+            + " exists again";
+    assertThat(waiting(result, "ns/lost").blocker().message()).isEqualTo(gone);
+    assertThat(result.events())
+        .filteredOn(e -> e.reason().equals(SessionRunner.QUEUE_NOT_FOUND))
+        .extracting(e -> e.kind() + " " + e.object() + ": " + e.message())
+        .containsExactlyInAnyOrder("PodGroup ns/lost: " + gone, "Pod ns/lost-3: " + gone);
+    assertThat(result.pods()).containsOnlyKeys("ns/lost-3");
+    assertThat(result.evictions()).isEmpty();
+    assertThat(result.binds()).isEmpty();
+    assertThat(result.podGroups()).doesNotContainKey("ns/lost");
+  }
+
+  @Test
   void closedQueue_isAReasonAndAnEvent() throws Exception {
     SessionProbe p = new SessionProbe().plugin("a", (s, x) -> {}).node("n1", "8");
     p.queues.clear();
