@@ -235,15 +235,31 @@ final class PolicyDirectory {
         continue;
       }
       if (state.problems().isEmpty() && checker != null) {
-        state =
-            new FileState(
-                state.text(),
-                checker.check(name, state.text()),
-                checker.policyName(name, state.text()));
+        state = checked(name, state.text(), checker);
       }
       changed.put(name, state);
     }
     return new Scan(files, changed);
+  }
+
+  /**
+   * The checker's verdict on a text. Anything it throws (out of memory on a huge policy, a bug) is
+   * that file's error, reported once and kept until the text changes: the other files' changes go
+   * on, and the text is not checked again every cycle.
+   */
+  private static FileState checked(String name, String text, PolicyChecker checker) {
+    try {
+      return new FileState(text, checker.check(name, text), checker.policyName(name, text));
+    } catch (Throwable e) {
+      return new FileState(
+          text,
+          List.of(
+              name
+                  + ": cannot be checked: "
+                  + e.getClass().getSimpleName()
+                  + (e.getMessage() == null ? "" : ": " + e.getMessage())),
+          null);
+    }
   }
 
   /** A file's text, or a refusal; null when it vanished while being read. */

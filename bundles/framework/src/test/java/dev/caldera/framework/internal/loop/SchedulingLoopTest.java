@@ -309,6 +309,45 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void policies_aCheckerThatThrowsOnAFile_refusesThatFileOnce_andOtherChangesGoOn()
+      throws IOException {
+    registry.add(quota, "q 1");
+    java.util.concurrent.atomic.AtomicInteger checks =
+        new java.util.concurrent.atomic.AtomicInteger();
+    checker =
+        (file, text) -> {
+          checks.incrementAndGet();
+          if (text.contains("huge")) {
+            throw new OutOfMemoryError("Java heap space");
+          }
+          return List.of();
+        };
+    Path policies = dir.resolve("policies");
+    Files.writeString(policies.resolve("a.policy"), "fine");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    Files.writeString(policies.resolve("a.policy"), "huge");
+    Files.writeString(policies.resolve("b.policy"), "new");
+    loop.cycle();
+    loop.cycle();
+    loop.cycle();
+
+    assertThat(reasons("PolicyRejected"))
+        .singleElement()
+        .asString()
+        .contains("a.policy: cannot be checked: OutOfMemoryError: Java heap space")
+        .contains("last good version");
+    assertThat(state.policies())
+        .containsExactly(Map.entry("a.policy", "fine"), Map.entry("b.policy", "new"));
+    assertThat(checks).hasValue(3);
+
+    Files.writeString(policies.resolve("a.policy"), "fine again");
+    loop.cycle();
+    assertThat(state.policies()).containsEntry("a.policy", "fine again");
+  }
+
+  @Test
   void policies_putInForceBeforeTheCheckerCame_areCheckedWhenItComes() throws IOException {
     registry.add(quota, "q 1");
     checker = null;
