@@ -128,6 +128,11 @@ final class PolicyDirectory {
    * checker was there (the checker's bundle came later) are checked as soon as one is.
    */
   Map<String, String> refresh(PolicyChecker checker) {
+    if (checker == null && !fromLastGood.isEmpty()) {
+      // The last good policies were checked; unchecked texts do not replace them before the
+      // checker's bundle is there (it was in the run that saved them).
+      return inForceNow();
+    }
     if (scanning == null && checker != null && !uncheckedInForce.isEmpty()) {
       uncheckedInForce.forEach(seen::remove);
     }

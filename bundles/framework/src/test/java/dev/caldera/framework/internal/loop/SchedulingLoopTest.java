@@ -398,6 +398,30 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void restart_beforeThePolicyCheckerIsThere_keepsTheLastGoodPoliciesUntilItComes()
+      throws IOException {
+    lastGoodFile = dir.resolve(LastGoodState.FILE_NAME);
+    registry.add(quota, "q 1");
+    checker =
+        (file, text) -> text.contains("error") ? List.of(file + ":1:1: bad token") : List.of();
+    Path tidal = dir.resolve("policies/tidal.policy");
+    Files.writeString(tidal, "good");
+    loop().cycle();
+
+    Files.writeString(tidal, "an error");
+    PolicyChecker later = checker;
+    checker = null;
+    SchedulingLoop restarted = loop();
+    restarted.cycle();
+    assertThat(state.policies()).containsExactly(Map.entry("tidal.policy", "good"));
+
+    checker = later;
+    restarted.cycle();
+    assertThat(state.policies()).containsExactly(Map.entry("tidal.policy", "good"));
+    assertThat(reasons("PolicyRejected")).singleElement().asString().contains("last good");
+  }
+
+  @Test
   void restart_withoutALastGoodState_holdsOnARefusedConf() throws IOException {
     lastGoodFile = dir.resolve(LastGoodState.FILE_NAME);
     registry.add(quota, "q 1");
