@@ -33,7 +33,12 @@ public enum DiagnosticCode {
   /** A condition, path or file larger than the language's limits. */
   TOO_LARGE("P601"),
   /** A file that is not UTF-8 text. */
-  NOT_UTF8("P602");
+  NOT_UTF8("P602"),
+  /**
+   * A file the compiler failed on (it ran out of memory, or met a bug): the file is refused, with
+   * what went wrong.
+   */
+  COMPILE_FAILED("P603");
 
   private final String code;
 

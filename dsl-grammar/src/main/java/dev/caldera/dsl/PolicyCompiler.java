@@ -39,6 +39,8 @@ public final class PolicyCompiler {
               } catch (StackOverflowError e) {
                 result.set(tooDeep(fileName, source));
               } catch (Throwable e) {
+                // Out of memory, or a bug: the file's error, never the caller's (a scheduler that
+                // reads policies goes on; the garbage of this compilation is free again).
                 failure.set(e);
               }
             },
@@ -59,13 +61,22 @@ public final class PolicyCompiler {
       Thread.currentThread().interrupt();
     }
     Throwable e = failure.get();
-    if (e instanceof RuntimeException r) {
-      throw r;
-    }
-    if (e instanceof Error err) {
-      throw err;
-    }
-    return result.get();
+    return e != null ? failed(fileName, source, e) : result.get();
+  }
+
+  private static CompileResult failed(String fileName, String source, Throwable e) {
+    Reporter reporter = new Reporter(fileName, source);
+    String what = e instanceof OutOfMemoryError ? "ran out of memory" : "failed";
+    reporter.report(
+        DiagnosticCode.COMPILE_FAILED,
+        Span.START,
+        "cannot compile: the compiler "
+            + what
+            + " ("
+            + e.getClass().getSimpleName()
+            + (e.getMessage() == null ? "" : ": " + e.getMessage())
+            + ")");
+    return new CompileResult(fileName, source, null, null, reporter.diagnostics());
   }
 
   private static CompileResult tooDeep(String fileName, String source) {

@@ -4,7 +4,7 @@
  * ReclaimableFn} and {@code PreemptiveFn}, or into the diagnostics that say what is wrong.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.caldera.dsl;
 
 import org.osgi.annotation.bundle.Export;

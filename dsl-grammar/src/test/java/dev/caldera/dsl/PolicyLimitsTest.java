@@ -108,6 +108,57 @@ class PolicyLimitsTest {
     assertThat(PolicyCompiler.format("tidal.policy", source)).isNull();
   }
 
+  /**
+   * A policy of {@code classes} classes (about 9 bytes each: 20,000 make 170 KB, inside every
+   * limit), classified by the service-type annotation, with tidal's reclaim rules.
+   */
+  static String manyClasses(int classes) {
+    StringBuilder b = new StringBuilder("policy many\n\nclassify service as inference | training");
+    for (int i = 2; i < classes; i++) {
+      b.append(" | c").append(i);
+    }
+    b.append(" {\n  from podgroup.annotations[\"")
+        .append(CompilerSemanticsTest.SERVICE_TYPE)
+        .append("\"]\n  otherwise c2\n}\n\n");
+    b.append("reclaim {\n  training may not reclaim any\n  any may reclaim training\n");
+    b.append("  otherwise deny\n}\n");
+    return b.toString();
+  }
+
+  @Test
+  void twentyThousandClasses_compileWithoutAPairTableAndDecide() {
+    String source = manyClasses(20_000);
+    assertThat(source.length()).isBetween(150_000, 200_000);
+
+    CompileResult r = PolicyCompiler.compile("many.policy", source);
+
+    assertThat(r.render()).isEmpty();
+    assertThat(decideForEveryPair(r.policy())).containsExactly("svc-0 may reclaim train-0");
+  }
+
+  @Test
+  void aStringLiteralPastTheLimit_isRefusedWithP601AtTheLiteral() throws IOException {
+    String literal = "\"" + "x".repeat(70_000) + "\"";
+    CompileResult r =
+        PolicyCompiler.compile("tidal.policy", tidalWhen("reclaimee.queue.name == " + literal));
+
+    Diagnostic d = onlyDiagnostic(r);
+    assertThat(d.code().code()).isEqualTo("P601");
+    assertThat(d.line()).isEqualTo(ruleLine());
+    assertThat(d.column() - 1).isEqualTo(d.sourceLine().indexOf('"'));
+    assertThat(d.message()).isEqualTo("string too long: 70002 characters, at most 10000");
+  }
+
+  @Test
+  void aStringLiteralAtTheLimit_compiles() throws IOException {
+    String literal = "\"" + "\u00e9".repeat(9_998) + "\"";
+    CompileResult r =
+        PolicyCompiler.compile("tidal.policy", tidalWhen("reclaimee.queue.name != " + literal));
+
+    assertThat(r.render()).isEmpty();
+    assertThat(decideForEveryPair(r.policy())).containsExactly("svc-0 may reclaim train-0");
+  }
+
   @Test
   void policiesAtTheLimits_compileAndDecideOnA256KiBStack() throws Exception {
     // 998 and, 1 or, 1 ==: 1,000 operators; 63 parentheses inside the block's brace; 31 steps.

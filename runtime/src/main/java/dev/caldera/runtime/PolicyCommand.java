@@ -22,6 +22,7 @@ import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.Scenario;
 import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
+import dev.caldera.sim.TextFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -116,19 +117,10 @@ final class PolicyCommand implements Runnable {
     for (Path f : files) {
       String text;
       try {
-        if (Files.size(f) > MAX_READ_BYTES) {
-          results.add(
-              unreadable(
-                  f,
-                  DiagnosticCode.TOO_LARGE,
-                  "file too large: "
-                      + Files.size(f)
-                      + " bytes, at most "
-                      + MAX_READ_BYTES
-                      + " are read"));
-          continue;
-        }
-        text = Files.readString(f);
+        text = TextFiles.read(f, MAX_READ_BYTES);
+      } catch (TextFiles.NotReadException e) {
+        results.add(unreadable(f, DiagnosticCode.TOO_LARGE, e.getMessage()));
+        continue;
       } catch (CharacterCodingException e) {
         results.add(
             unreadable(

@@ -3,6 +3,7 @@ package dev.caldera.runtime;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.SchedulerConf;
 import dev.caldera.sim.ScenarioLoader;
+import dev.caldera.sim.TextFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,11 +33,15 @@ final class ReplayOptions {
         conf == null ? null : conf(spec, conf), policies == null ? null : policies(spec, policies));
   }
 
+  /** The conf file's limit, as the scheduler's own. */
+  private static final long MAX_CONF_BYTES = 256 * 1024;
+
   private static SchedulerConf conf(CommandSpec spec, Path file) {
     try {
-      return SchedulerConf.parse(Files.readString(file), file.toString());
+      return SchedulerConf.parse(TextFiles.read(file, MAX_CONF_BYTES), file.toString());
     } catch (IOException e) {
-      throw new ParameterException(spec.commandLine(), "cannot read the conf " + file + ": " + e);
+      throw new ParameterException(
+          spec.commandLine(), "cannot read the conf " + file + ": " + message(e));
     } catch (ConfException e) {
       throw new ParameterException(
           spec.commandLine(), file + ": " + String.join("; ", e.problems()));
@@ -58,11 +63,15 @@ final class ReplayOptions {
               .sorted()
               .toList();
       for (Path f : sorted) {
-        out.put(f.getFileName().toString(), Files.readString(f));
+        out.put(f.getFileName().toString(), TextFiles.read(f, PolicyCommand.MAX_READ_BYTES));
       }
     } catch (IOException e) {
-      throw new ParameterException(spec.commandLine(), "cannot read " + dir + ": " + e);
+      throw new ParameterException(spec.commandLine(), "cannot read " + dir + ": " + message(e));
     }
     return out;
+  }
+
+  private static String message(IOException e) {
+    return e instanceof TextFiles.NotReadException ? e.getMessage() : e.toString();
   }
 }

@@ -202,4 +202,43 @@ class PolicyCommandTest {
         .endsWith("1 error\n");
     assertThat(err()).isEmpty();
   }
+
+  @Test
+  void check_aDeviceIsThatFilesError_unread() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
+
+    assertThat(run("policy", "check", "/dev/zero")).isEqualTo(1);
+
+    assertThat(out())
+        .contains(
+            "/dev/zero:1:1: not a regular file (a device or a pipe?): only regular files are read");
+    assertThat(err()).isEmpty();
+  }
+
+  @Test
+  void check_aPolicyOfTwentyThousandClassesIsChecked() throws IOException {
+    StringBuilder b = new StringBuilder("policy many\nclassify service as c0");
+    for (int i = 1; i < 20_000; i++) {
+      b.append(" | c").append(i);
+    }
+    b.append(" {\n  from owner.kind\n  otherwise c0\n}\n");
+    b.append("reclaim {\n  c1 may reclaim any\n  otherwise deny\n}\n");
+    Path p = write("many.policy", b.toString());
+
+    run("policy", "check", p.toString());
+
+    assertThat(err()).isEmpty();
+    assertThat(out()).doesNotContain("P603", "memory");
+  }
+
+  @Test
+  void simulate_aDeviceAsScenario_isAClearErrorWithoutAStackTrace() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
+
+    assertThat(run("simulate", "/dev/zero")).isNotZero();
+
+    assertThat(err())
+        .contains("/dev/zero: cannot read: not a regular file")
+        .doesNotContain("\tat ", "Exception");
+  }
 }

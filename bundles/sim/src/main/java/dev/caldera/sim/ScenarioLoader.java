@@ -17,7 +17,6 @@ import dev.caldera.sim.internal.StateBuilder;
 import dev.caldera.sim.internal.YamlTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -86,7 +85,7 @@ public final class ScenarioLoader {
     String source = file.toString();
     String text;
     try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
+      text = TextFiles.read(file, TextFiles.MAX_SCENARIO_BYTES);
     } catch (IOException e) {
       throw new ScenarioException(source + ": cannot read: " + describe(e), e);
     }

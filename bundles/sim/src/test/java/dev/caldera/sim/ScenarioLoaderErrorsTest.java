@@ -45,4 +45,30 @@ class ScenarioLoaderErrorsTest {
         .isInstanceOf(ScenarioException.class)
         .hasMessage("does-not-exist.yaml: cannot read: no such file");
   }
+
+  @org.junit.jupiter.api.Test
+  void load_aDevice_isRefusedUnreadAsNotARegularFile() {
+    Path zero = Path.of("/dev/zero");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(zero));
+
+    assertThatThrownBy(() -> ScenarioLoader.load(zero))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessage(
+            "/dev/zero: cannot read: not a regular file (a device or a pipe?): only regular files"
+                + " are read");
+  }
+
+  @org.junit.jupiter.api.Test
+  void load_aNamedPipe_isRefusedWithoutWaitingForAWriter(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws Exception {
+    Path fifo = dir.resolve("s.yaml");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0);
+
+    assertThatThrownBy(() -> ScenarioLoader.load(fifo))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageEndingWith(
+            "s.yaml: cannot read: not a regular file (a device or a pipe?): only"
+                + " regular files are read");
+  }
 }

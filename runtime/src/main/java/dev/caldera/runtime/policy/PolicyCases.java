@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.caldera.sim.TextFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -32,7 +32,7 @@ public final class PolicyCases {
   public static List<PolicyCase> load(Path file) {
     String text;
     try {
-      text = Files.readString(file);
+      text = TextFiles.read(file, TextFiles.MAX_SCENARIO_BYTES);
     } catch (IOException e) {
       throw new CaseException(file + ": cannot read: " + e.getMessage());
     }

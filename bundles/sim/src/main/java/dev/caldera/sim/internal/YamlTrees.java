@@ -1,6 +1,8 @@
 package dev.caldera.sim.internal;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,20 +10,22 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.caldera.sim.ScenarioException;
+import dev.caldera.sim.TextFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
+import org.yaml.snakeyaml.constructor.BaseConstructor;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Tag;
-import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Reads YAML text into a Jackson tree.
@@ -36,14 +40,26 @@ public final class YamlTrees {
    * Builds the trees, and parses strict JSON with duplicate keys refused (the YAML reader refuses
    * them too).
    */
-  private static final ObjectMapper MAPPER =
-      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+  private static final ObjectMapper MAPPER;
 
   /**
-   * Characters in one YAML text: a snapshot of a large cluster (10k nodes, 100k pods) is about 50
-   * MB.
+   * Characters in one YAML text, and in one string of it: a snapshot of a large cluster (10k nodes,
+   * 100k pods) is about 50 MB. A larger file is refused before it is read ({@link
+   * TextFiles#MAX_SCENARIO_BYTES}).
    */
-  public static final int MAX_CODE_POINTS = 256 * 1024 * 1024;
+  public static final int MAX_CODE_POINTS = TextFiles.MAX_SCENARIO_BYTES;
+
+  static {
+    JsonFactory json =
+        JsonFactory.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(
+                // Jackson's default (20 M characters per string) would send a JSON text with a
+                // longer string to the YAML reader; the text's own limit is the one that holds.
+                StreamReadConstraints.builder().maxStringLength(MAX_CODE_POINTS).build())
+            .build();
+    MAPPER = JsonMapper.builder(json).enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+  }
 
   /**
    * Values (scalars, lists and mappings) in one document once aliases are expanded, at least: a
@@ -68,7 +84,7 @@ public final class YamlTrees {
     }
     Object document;
     try {
-      document = yaml().load(text);
+      document = constructor(text).getSingleData(Object.class);
     } catch (MarkedYAMLException e) {
       throw new ScenarioException(source + ": not valid YAML: " + describe(e), e);
     } catch (YAMLException e) {
@@ -85,7 +101,9 @@ public final class YamlTrees {
   public static List<JsonNode> readAll(String text, String source) throws ScenarioException {
     List<JsonNode> out = new ArrayList<>();
     try {
-      for (Object document : yaml().loadAll(text)) {
+      BaseConstructor documents = constructor(text);
+      while (documents.checkData()) {
+        Object document = documents.getData();
         if (document != null) {
           out.add(tree(document, source, text.length()));
         }
@@ -121,13 +139,23 @@ public final class YamlTrees {
     }
   }
 
-  private static Yaml yaml() {
+  /**
+   * SnakeYAML's loading chain (what {@code Yaml.load} builds) over {@link WholeTextReader}, which
+   * scans a long scalar in linear time.
+   */
+  private static BaseConstructor constructor(String text) {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(false);
     options.setCodePointLimit(MAX_CODE_POINTS);
     // SnakeYAML's defaults stay: 50 aliases for collections, 50 levels of nesting.
-    DumperOptions dumper = new DumperOptions();
-    return new Yaml(new TextTimestamps(options), new Representer(dumper), dumper, options);
+    BaseConstructor constructor = new TextTimestamps(options);
+    // What Yaml's constructor copies from the options.
+    constructor.setAllowDuplicateKeys(options.isAllowDuplicateKeys());
+    constructor.setWarnOnDuplicateKeys(options.isWarnOnDuplicateKeys());
+    constructor.setWrappedToRootException(options.isWrappedToRootException());
+    constructor.setComposer(
+        new Composer(new ParserImpl(new WholeTextReader(text), options), new Resolver(), options));
+    return constructor;
   }
 
   private static JsonNode tree(Object document, String source, int characters)

@@ -20,6 +20,57 @@ class YamlTreesTest {
   }
 
   @Test
+  void anEightMegabyteScalar_loadsPlainQuotedAndInAList() throws Exception {
+    // SnakeYAML's own reader copied the scalar's start at every 1,024 characters: 40 s for this.
+    String big = "y".repeat(8 * 1024 * 1024);
+
+    var tree =
+        YamlTrees.read(
+            "plain: " + big + "\nquoted: \"" + big + "\"\nlist:\n- '" + big + "'\n", "big.yaml");
+
+    assertThat(tree.path("plain").asText()).isEqualTo(big);
+    assertThat(tree.path("quoted").asText()).isEqualTo(big);
+    assertThat(tree.path("list").get(0).asText()).isEqualTo(big);
+  }
+
+  @Test
+  void aJsonTextWithAStringPastJacksonsDefaultLimit_isReadAsJson() throws Exception {
+    // "\/" is JSON, not YAML 1.1: read as YAML, this text is an error at once.
+    String big = "z".repeat(21 * 1024 * 1024);
+
+    var tree = YamlTrees.read("{\"a\": \"\\/" + big + "\"}", "big.json");
+
+    assertThat(tree.path("a").asText()).hasSize(big.length() + 1).startsWith("/z");
+  }
+
+  @Test
+  void lineBreaksTabsAndNonAscii_readAsSnakeYamlReadsThem() throws Exception {
+    String text =
+        "\uFEFFa: \"caf\u00e9 \ud83d\ude00\"\r\nb:\r\n  - x\r\n  - |\n    l1\n    l2\n"
+            + "c: >\n  f1\n  f2\n\nd: {e: [1, 2.5, true, null, 2026-01-01]}\n";
+    Object expected = new org.yaml.snakeyaml.Yaml().load(text);
+
+    var tree = YamlTrees.read(text, "t.yaml");
+
+    assertThat(tree.path("a").asText()).isEqualTo("caf\u00e9 \ud83d\ude00");
+    assertThat(tree.path("b").get(1).asText()).isEqualTo("l1\nl2\n");
+    assertThat(tree.path("c").asText()).isEqualTo("f1 f2\n");
+    assertThat(tree.path("d").path("e").get(4).asText()).isEqualTo("2026-01-01");
+    assertThat(((java.util.Map<?, ?>) expected).get("b"))
+        .isEqualTo(java.util.List.of("x", "l1\nl2\n"));
+  }
+
+  @Test
+  void aSyntaxError_namesTheLineAndColumnAsBefore() {
+    assertThatThrownBy(() -> YamlTrees.read("a: 1\r\nb: [1, 2\nc: 3\n", "bad.yaml"))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageStartingWith("bad.yaml: not valid YAML: line 3, column 2: ");
+    assertThatThrownBy(() -> YamlTrees.read("a: \"\u0001\"\n", "ctl.yaml"))
+        .isInstanceOf(ScenarioException.class)
+        .hasMessageContaining("special characters are not allowed");
+  }
+
+  @Test
   void aDocumentOfMoreThanAMillionValues_withoutAliases_loads() throws Exception {
     // ... and about 3 million values.
     int items = 1_100_000;

@@ -105,7 +105,10 @@ public final class Program {
         preemptiveBlock == null ? new Rule[0] : preemptiveBlock.rules().toArray(new Rule[0]);
     this.usesAllocation = usesAllocation;
     this.reclaimClassifier = soleClassifier(reclaim);
-    this.reclaimTable = reclaimClassifier == MIXED ? null : reclaimTable();
+    this.reclaimTable =
+        reclaimClassifier == MIXED || !tableFits(reclaimClassifier, true, reclaim.length)
+            ? null
+            : reclaimTable();
     this.reclaimFixed = reclaimTable == null ? null : reclaimFixed();
     this.reclaimRowFixed = reclaimTable == null ? null : reclaimRowFixed(reclaimFixed);
     int n = reclaimTable == null ? 0 : reclaimTable.length;
@@ -132,10 +135,27 @@ public final class Program {
                 reclaimTable,
                 reclaimBlock.otherwise());
     this.preemptiveClassifier = soleClassifier(preemptive);
-    this.preemptiveTable = preemptiveClassifier == MIXED ? null : preemptiveTable();
+    this.preemptiveTable =
+        preemptiveClassifier == MIXED || !tableFits(preemptiveClassifier, false, preemptive.length)
+            ? null
+            : preemptiveTable();
   }
 
   private static final int MIXED = -2;
+
+  /**
+   * The most cells (class pairs, or classes, times rules) a rule table may take to build. The
+   * tables only save time per decision; beyond this a policy's rules are tried in order, which
+   * costs the same as the table's build once, so compiling stays linear in the file (a classifier
+   * may declare tens of thousands of classes within the file size limit).
+   */
+  static final long MAX_TABLE_CELLS = 1L << 20;
+
+  private boolean tableFits(int classifier, boolean pairs, int rules) {
+    long n = classCount(classifier);
+    long cells = pairs ? n * n : n;
+    return cells * Math.max(1, rules) <= MAX_TABLE_CELLS;
+  }
 
   /** The one classifier the rules' patterns name, -1 for none, {@link #MIXED} for several. */
   private static int soleClassifier(Rule[] rules) {

@@ -27,6 +27,12 @@ final class SizeLimits implements ParseTreeListener {
   /** Attribute and index steps in one path ({@code a.b["k"]} has two). */
   static final int MAX_PATH_STEPS = 32;
 
+  /**
+   * Characters in one string literal or name. The compiler keeps strings as class file constants,
+   * whose encoding takes at most 65,535 bytes (up to 3 per character).
+   */
+  static final int MAX_TOKEN_CHARS = 10_000;
+
   /** Source characters in one file. */
   static final int MAX_SOURCE_CHARS = 1_000_000;
 
@@ -72,6 +78,17 @@ final class SizeLimits implements ParseTreeListener {
       case PolicyLexer.RPAREN, PolicyLexer.RBRACK, PolicyLexer.RBRACE ->
           brackets = Math.max(0, brackets - 1);
       default -> {}
+    }
+    if ((type == PolicyLexer.STRING || type == PolicyLexer.IDENT)
+        && t.getText().length() > MAX_TOKEN_CHARS) {
+      throw new Exceeded(
+          DiagnosticCode.TOO_LARGE,
+          new Span(t.getLine(), t.getCharPositionInLine() + 1, 1),
+          (type == PolicyLexer.STRING ? "string" : "name")
+              + " too long: "
+              + t.getText().length()
+              + " characters, at most "
+              + MAX_TOKEN_CHARS);
     }
     notRun = type == PolicyLexer.NOT ? notRun + 1 : 0;
     if (brackets + notRun > MAX_NESTING) {

@@ -43,8 +43,20 @@ final class ConfFile {
   private String confText;
   private Instant loadedAt;
 
+  private final LastGoodState lastGood;
+  private String lastGoodText;
+
   ConfFile(Path path, Consumer<LoopEvent> events) {
-    this(path, events, Files::isRegularFile, STUCK_READ_MILLIS);
+    this(path, events, new LastGoodState(null, events), null);
+  }
+
+  /**
+   * @param lastGood where the conf in force is recorded
+   * @param lastGoodText the conf in force when the scheduler last ran, or null: used when the
+   *     file's text is refused and no conf is in force yet
+   */
+  ConfFile(Path path, Consumer<LoopEvent> events, LastGoodState lastGood, String lastGoodText) {
+    this(path, events, lastGood, lastGoodText, Files::isRegularFile, STUCK_READ_MILLIS);
   }
 
   /**
@@ -54,8 +66,20 @@ final class ConfFile {
    */
   ConfFile(
       Path path, Consumer<LoopEvent> events, Predicate<Path> regularFile, long stuckReadMillis) {
+    this(path, events, new LastGoodState(null, events), null, regularFile, stuckReadMillis);
+  }
+
+  private ConfFile(
+      Path path,
+      Consumer<LoopEvent> events,
+      LastGoodState lastGood,
+      String lastGoodText,
+      Predicate<Path> regularFile,
+      long stuckReadMillis) {
     this.path = path;
     this.events = events;
+    this.lastGood = lastGood;
+    this.lastGoodText = lastGoodText;
     this.regularFile = regularFile;
     this.stuckReadMillis = stuckReadMillis;
   }
@@ -158,31 +182,35 @@ final class ConfFile {
       return Change.NONE;
     } catch (ExecutionException e) {
       reading = null;
-      return refuse(null, "cannot read conf file " + path + ": " + e.getCause());
+      return refuse(null, "cannot read conf file " + path + ": " + e.getCause(), registry);
     }
     reading = null;
     if (r.unchanged()) {
       return Change.NONE;
     }
     if (r.text() == null) {
-      return refuse(null, r.error());
+      return refuse(null, r.error(), registry);
     }
     String text = r.text();
     seenText = text;
     if (r.error() != null) {
-      return refuse(text, r.error());
+      return refuse(text, r.error(), registry);
     }
     SchedulerConf parsed = r.parsed();
     List<String> problems = argumentProblems(parsed, registry);
     if (!problems.isEmpty()) {
       return refuse(
-          text, oneLine(new ConfException(path.getFileName().toString(), problems).getMessage()));
+          text,
+          oneLine(new ConfException(path.getFileName().toString(), problems).getMessage()),
+          registry);
     }
     boolean first = conf == null;
     conf = parsed;
     confText = text;
     loadedAt = Instant.now();
     seenError = null;
+    lastGoodText = null;
+    lastGood.conf(text);
     events.accept(
         LoopEvent.normal(
             first ? "ConfLoaded" : "ConfReloaded",
@@ -280,17 +308,57 @@ final class ConfFile {
     reader.shutdownNow();
   }
 
-  private Change refuse(String text, String error) {
+  private Change refuse(String text, String error, PluginRegistry registry) {
     seenText = text;
     if (error.equals(seenError)) {
       return Change.NONE;
     }
     seenError = error;
+    boolean fromLastGood = conf == null && lastGoodInForce(registry);
     events.accept(
         LoopEvent.warning(
             "ConfRejected",
-            error + (conf == null ? "" : " (the conf loaded at " + loadedAt + " stays in force)")));
+            error
+                + (fromLastGood
+                    ? " (the last good conf, kept from the previous run, is in force)"
+                    : conf == null
+                        ? ""
+                        : " (the conf loaded at " + loadedAt + " stays in force)")));
+    if (fromLastGood) {
+      events.accept(
+          LoopEvent.warning(
+              "ConfFromLastGood",
+              "started with the last good conf of the previous run: "
+                  + path
+                  + " is refused; actions "
+                  + String.join(", ", conf.actions())
+                  + "; plugins "
+                  + String.join(", ", conf.pluginNames())));
+      return Change.ACCEPTED;
+    }
     return Change.REJECTED;
+  }
+
+  /** Puts the previous run's last good conf in force, when there is one that still checks. */
+  private boolean lastGoodInForce(PluginRegistry registry) {
+    String text = lastGoodText;
+    lastGoodText = null;
+    if (text == null) {
+      return false;
+    }
+    SchedulerConf parsed;
+    try {
+      parsed = SchedulerConf.parse(text, path.getFileName().toString());
+    } catch (ConfException e) {
+      return false;
+    }
+    if (!argumentProblems(parsed, registry).isEmpty()) {
+      return false;
+    }
+    conf = parsed;
+    confText = text;
+    loadedAt = Instant.now();
+    return true;
   }
 
   /** A YAML parser's multi-line message as one log line. */

@@ -134,9 +134,14 @@ public final class LoopFactory {
             new RunLog.Settings(RunLog.Format.parse(o.logFormat()), o.logMaxBytes(), o.logKeep()),
             Clock.systemUTC());
     LoopState state = new LoopState(log, writer);
-    ConfFile conf = new ConfFile(o.conf(), state::event);
+    LastGoodState lastGood =
+        new LastGoodState(LastGoodState.beside(o.conf(), o.logFile()), state::event);
+    LastGoodState.State previous = lastGood.load();
+    ConfFile conf = new ConfFile(o.conf(), state::event, lastGood, previous.conf());
     PolicyDirectory policies =
-        o.policies() == null ? null : new PolicyDirectory(o.policies(), state::event);
+        o.policies() == null
+            ? null
+            : new PolicyDirectory(o.policies(), state::event, lastGood, previous.policies());
     SchedulingLoop loop =
         new SchedulingLoop(
             registry,

@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -62,7 +63,6 @@ final class PolicyDirectory {
             return t;
           });
   private Future<Scan> scanning;
-  private boolean firstLookDone;
   private long errors;
 
   /**
@@ -80,9 +80,47 @@ final class PolicyDirectory {
    */
   private record Scan(Map<String, String> files, Map<String, FileState> changed) {}
 
+  private final LastGoodState lastGood;
+
+  /** Files put in force from the previous run's last good state, not looked at yet. */
+  private final Set<String> fromLastGood = new TreeSet<>();
+
+  /** The files the reader thread is checking now or is still to check in its current look. */
+  private final Set<String> checking = ConcurrentHashMap.newKeySet();
+
   PolicyDirectory(Path dir, Consumer<LoopEvent> events) {
+    this(dir, events, new LastGoodState(null, events), Map.of());
+  }
+
+  /**
+   * @param lastGood where the checked policies in force are recorded
+   * @param lastGoodPolicies the policies in force when the scheduler last ran: in force from the
+   *     start, each until its file is checked (a file refused keeps its last good text; a file gone
+   *     takes it away)
+   */
+  PolicyDirectory(
+      Path dir,
+      Consumer<LoopEvent> events,
+      LastGoodState lastGood,
+      Map<String, String> lastGoodPolicies) {
     this.dir = dir;
     this.events = events;
+    this.lastGood = lastGood;
+    inForce.putAll(lastGoodPolicies);
+    fromLastGood.addAll(lastGoodPolicies.keySet());
+    if (!lastGoodPolicies.isEmpty()) {
+      events.accept(
+          LoopEvent.normal(
+              "PoliciesFromLastGood",
+              "started with the last good policies of the previous run until their files are"
+                  + " checked: "
+                  + String.join(", ", new TreeSet<>(lastGoodPolicies.keySet()))));
+    }
+  }
+
+  /** The files being checked now (they are in force, or their new text is, once checked). */
+  List<String> beingChecked() {
+    return List.copyOf(new TreeSet<>(checking));
   }
 
   /**
@@ -90,6 +128,11 @@ final class PolicyDirectory {
    * checker was there (the checker's bundle came later) are checked as soon as one is.
    */
   Map<String, String> refresh(PolicyChecker checker) {
+    if (checker == null && !fromLastGood.isEmpty()) {
+      // The last good policies were checked; unchecked texts do not replace them before the
+      // checker's bundle is there (it was in the run that saved them).
+      return inForceNow();
+    }
     if (scanning == null && checker != null && !uncheckedInForce.isEmpty()) {
       uncheckedInForce.forEach(seen::remove);
     }
@@ -103,10 +146,9 @@ final class PolicyDirectory {
     }
     Scan scan;
     try {
-      scan =
-          scanning.get(
-              firstLookDone ? READ_WAIT_MILLIS : ConfFile.FIRST_READ_WAIT_MILLIS,
-              TimeUnit.MILLISECONDS);
+      // The first look waits no longer: a file slow to check is in force (or not) from the
+      // cycle after its check, and the loop says that it is being checked meanwhile.
+      scan = scanning.get(READ_WAIT_MILLIS, TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       return inForceNow();
     } catch (InterruptedException e) {
@@ -117,8 +159,13 @@ final class PolicyDirectory {
       return inForceNow();
     }
     scanning = null;
-    firstLookDone = true;
     apply(scan, checker != null);
+    if (checker != null) {
+      Map<String, String> checked = new TreeMap<>(inForce);
+      checked.keySet().removeAll(uncheckedInForce);
+      checked.keySet().removeAll(fromLastGood);
+      lastGood.policies(checked);
+    }
     return inForceNow();
   }
 
@@ -128,6 +175,16 @@ final class PolicyDirectory {
 
   private void apply(Scan scan, boolean checked) {
     Map<String, FileState> toApply = new TreeMap<>(scan.changed());
+    for (String name : List.copyOf(fromLastGood)) {
+      if (!scan.files().containsKey(name)) {
+        fromLastGood.remove(name);
+        if (inForce.remove(name) != null) {
+          events.accept(LoopEvent.normal("PolicyRemoved", dir.resolve(name).toString()));
+        }
+      } else if (toApply.containsKey(name) || seen.containsKey(name)) {
+        fromLastGood.remove(name);
+      }
+    }
     for (String name : List.copyOf(seen.keySet())) {
       if (!scan.files().containsKey(name)) {
         seen.remove(name);
@@ -235,15 +292,36 @@ final class PolicyDirectory {
         continue;
       }
       if (state.problems().isEmpty() && checker != null) {
-        state =
-            new FileState(
-                state.text(),
-                checker.check(name, state.text()),
-                checker.policyName(name, state.text()));
+        checking.add(name);
+        try {
+          state = checked(name, state.text(), checker);
+        } finally {
+          checking.remove(name);
+        }
       }
       changed.put(name, state);
     }
     return new Scan(files, changed);
+  }
+
+  /**
+   * The checker's verdict on a text. Anything it throws (out of memory on a huge policy, a bug) is
+   * that file's error, reported once and kept until the text changes: the other files' changes go
+   * on, and the text is not checked again every cycle.
+   */
+  private static FileState checked(String name, String text, PolicyChecker checker) {
+    try {
+      return new FileState(text, checker.check(name, text), checker.policyName(name, text));
+    } catch (Throwable e) {
+      return new FileState(
+          text,
+          List.of(
+              name
+                  + ": cannot be checked: "
+                  + e.getClass().getSimpleName()
+                  + (e.getMessage() == null ? "" : ": " + e.getMessage())),
+          null);
+    }
   }
 
   /** A file's text, or a refusal; null when it vanished while being read. */

@@ -304,7 +304,7 @@ public final class SchedulingLoop {
       try {
         result = new SessionRunner(plugins, conf, podDigests).run(snapshot);
       } catch (ConfException e) {
-        state.hold(e.problems(), List.of());
+        state.hold(withChecking(e.problems()), List.of());
         return false;
       }
       // Only now: a plugin's unmet requirement is found inside runSession, and marking the loop
@@ -326,6 +326,24 @@ public final class SchedulingLoop {
    */
   public void shuttingDown(BooleanSupplier shuttingDown) {
     this.shuttingDown = shuttingDown;
+  }
+
+  /**
+   * {@code reasons}, after a first one naming the policy files being checked when there are: a
+   * policy a plugin misses may be in one of them.
+   */
+  private List<String> withChecking(List<String> reasons) {
+    List<String> checking = policyDirectory == null ? List.of() : policyDirectory.beingChecked();
+    if (checking.isEmpty()) {
+      return reasons;
+    }
+    List<String> out = new ArrayList<>();
+    out.add(
+        "checking policy files "
+            + String.join(", ", checking)
+            + " (their policies are in force from the cycle after the check)");
+    out.addAll(reasons);
+    return out;
   }
 
   /** Reports each object a session refused (a quantity out of bounds) once while it stays so. */

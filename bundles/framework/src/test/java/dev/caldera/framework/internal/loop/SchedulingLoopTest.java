@@ -57,6 +57,9 @@ class SchedulingLoopTest {
   private LoopState state;
   private PolicyChecker checker;
 
+  /** Where loops keep their last good state; null for nowhere. */
+  private Path lastGoodFile;
+
   @BeforeEach
   void writeConf() throws IOException {
     conf(CONF);
@@ -88,12 +91,14 @@ class SchedulingLoopTest {
             events.add(event);
           }
         });
+    LastGoodState lastGood = new LastGoodState(lastGoodFile, state::event);
+    LastGoodState.State previous = lastGood.load();
     return new SchedulingLoop(
         registry,
         source,
         cluster,
-        new ConfFile(dir.resolve("scheduler.conf"), state::event),
-        new PolicyDirectory(dir.resolve("policies"), state::event),
+        new ConfFile(dir.resolve("scheduler.conf"), state::event, lastGood, previous.conf()),
+        new PolicyDirectory(dir.resolve("policies"), state::event, lastGood, previous.policies()),
         () -> checker,
         state,
         settings,
@@ -171,36 +176,39 @@ class SchedulingLoopTest {
     assertThat(state.health().missingPlugins()).isEmpty();
   }
 
-  @Test
-  void cycle_holdsWhileAPluginsRequirementIsUnmet_andResumesWhenItIsThere() throws IOException {
-    PluginFactory needsPolicy =
-        new PluginFactory() {
+  /** A {@code quota} plugin that needs {@code needed.policy} among the session's policies. */
+  private static PluginFactory needsPolicy() {
+    return new PluginFactory() {
+      @Override
+      public String name() {
+        return "quota";
+      }
+
+      @Override
+      public Plugin create(PluginArguments arguments) {
+        return new Plugin() {
           @Override
           public String name() {
             return "quota";
           }
 
           @Override
-          public Plugin create(PluginArguments arguments) {
-            return new Plugin() {
-              @Override
-              public String name() {
-                return "quota";
-              }
-
-              @Override
-              public List<String> unmetRequirements(dev.caldera.api.ClusterInfo info) {
-                return info.policies().containsKey("needed.policy")
-                    ? List.of()
-                    : List.of("policy \"needed\" is not declared");
-              }
-
-              @Override
-              public void onSessionOpen(Session session, Extensions extensions) {}
-            };
+          public List<String> unmetRequirements(dev.caldera.api.ClusterInfo info) {
+            return info.policies().containsKey("needed.policy")
+                ? List.of()
+                : List.of("policy \"needed\" is not declared");
           }
+
+          @Override
+          public void onSessionOpen(Session session, Extensions extensions) {}
         };
-    registry.add(needsPolicy, "quota-bundle 1.0.0");
+      }
+    };
+  }
+
+  @Test
+  void cycle_holdsWhileAPluginsRequirementIsUnmet_andResumesWhenItIsThere() throws IOException {
+    registry.add(needsPolicy(), "quota-bundle 1.0.0");
     SchedulingLoop loop = loop();
 
     assertThat(loop.cycle()).isFalse();
@@ -321,6 +329,149 @@ class SchedulingLoopTest {
     assertThat(state.metrics().policyFilesInError()).isEmpty();
     assertThat(quota.policiesSeen.get(2)).containsEntry("tidal.policy", "old");
     assertThat(reasons("PolicyRemoved")).hasSize(1);
+  }
+
+  @Test
+  void policies_aCheckerThatThrowsOnAFile_refusesThatFileOnce_andOtherChangesGoOn()
+      throws IOException {
+    registry.add(quota, "q 1");
+    java.util.concurrent.atomic.AtomicInteger checks =
+        new java.util.concurrent.atomic.AtomicInteger();
+    checker =
+        (file, text) -> {
+          checks.incrementAndGet();
+          if (text.contains("huge")) {
+            throw new OutOfMemoryError("Java heap space");
+          }
+          return List.of();
+        };
+    Path policies = dir.resolve("policies");
+    Files.writeString(policies.resolve("a.policy"), "fine");
+    SchedulingLoop loop = loop();
+    loop.cycle();
+
+    Files.writeString(policies.resolve("a.policy"), "huge");
+    Files.writeString(policies.resolve("b.policy"), "new");
+    loop.cycle();
+    loop.cycle();
+    loop.cycle();
+
+    assertThat(reasons("PolicyRejected"))
+        .singleElement()
+        .asString()
+        .contains("a.policy: cannot be checked: OutOfMemoryError: Java heap space")
+        .contains("last good version");
+    assertThat(state.policies())
+        .containsExactly(Map.entry("a.policy", "fine"), Map.entry("b.policy", "new"));
+    assertThat(checks).hasValue(3);
+
+    Files.writeString(policies.resolve("a.policy"), "fine again");
+    loop.cycle();
+    assertThat(state.policies()).containsEntry("a.policy", "fine again");
+  }
+
+  @Test
+  void restart_afterRefusedEdits_startsFromTheLastGoodConfAndPolicies_andSaysSo()
+      throws IOException {
+    lastGoodFile = dir.resolve("log/" + LastGoodState.FILE_NAME);
+    Files.createDirectories(lastGoodFile.getParent());
+    registry.add(quota, "q 1");
+    checker =
+        (file, text) -> text.contains("error") ? List.of(file + ":1:1: bad token") : List.of();
+    Path policies = dir.resolve("policies");
+    Files.writeString(policies.resolve("tidal.policy"), "good");
+    Files.writeString(policies.resolve("gone.policy"), "removed while down");
+    assertThat(loop().cycle()).isTrue();
+    assertThat(lastGoodFile).exists();
+
+    conf("actions: [broken\n");
+    Files.writeString(policies.resolve("tidal.policy"), "an error");
+    Files.delete(policies.resolve("gone.policy"));
+    events.clear();
+    quota.policiesSeen.clear();
+    SchedulingLoop restarted = loop();
+
+    assertThat(restarted.cycle()).isTrue();
+    assertThat(reasons("ConfFromLastGood"))
+        .singleElement()
+        .asString()
+        .contains("last good conf of the previous run", "scheduler.conf is refused", "quota");
+    assertThat(reasons("ConfRejected"))
+        .singleElement()
+        .asString()
+        .contains("the last good conf, kept from the previous run, is in force");
+    assertThat(reasons("PoliciesFromLastGood"))
+        .singleElement()
+        .asString()
+        .contains("gone.policy, tidal.policy");
+    assertThat(reasons("PolicyRejected"))
+        .singleElement()
+        .asString()
+        .contains("tidal.policy:1:1: bad token", "last good version");
+    assertThat(state.policies()).containsExactly(Map.entry("tidal.policy", "good"));
+    assertThat(quota.policiesSeen.get(0)).containsExactly(Map.entry("tidal.policy", "good"));
+  }
+
+  @Test
+  void restart_beforeThePolicyCheckerIsThere_keepsTheLastGoodPoliciesUntilItComes()
+      throws IOException {
+    lastGoodFile = dir.resolve(LastGoodState.FILE_NAME);
+    registry.add(quota, "q 1");
+    checker =
+        (file, text) -> text.contains("error") ? List.of(file + ":1:1: bad token") : List.of();
+    Path tidal = dir.resolve("policies/tidal.policy");
+    Files.writeString(tidal, "good");
+    loop().cycle();
+
+    Files.writeString(tidal, "an error");
+    PolicyChecker later = checker;
+    checker = null;
+    SchedulingLoop restarted = loop();
+    restarted.cycle();
+    assertThat(state.policies()).containsExactly(Map.entry("tidal.policy", "good"));
+
+    checker = later;
+    restarted.cycle();
+    assertThat(state.policies()).containsExactly(Map.entry("tidal.policy", "good"));
+    assertThat(reasons("PolicyRejected")).singleElement().asString().contains("last good");
+  }
+
+  @Test
+  void restart_withoutALastGoodState_holdsOnARefusedConf() throws IOException {
+    lastGoodFile = dir.resolve(LastGoodState.FILE_NAME);
+    registry.add(quota, "q 1");
+    conf("actions: [broken\n");
+
+    assertThat(loop().cycle()).isFalse();
+    assertThat(reasons("ConfFromLastGood")).isEmpty();
+    assertThat(state.health().reasons()).singleElement().asString().startsWith("no valid conf");
+  }
+
+  @Test
+  void aPolicyBeingChecked_holdsTheStartForOneWaitOnly_sayingItIsBeingChecked() throws Exception {
+    registry.add(needsPolicy(), "quota-bundle 1.0.0");
+    CountDownLatch release = new CountDownLatch(1);
+    checker =
+        (file, text) -> {
+          try {
+            release.await(60, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return List.of();
+        };
+    Files.writeString(dir.resolve("policies/needed.policy"), "policy needed\n");
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isFalse();
+    assertThat(state.health().reasons())
+        .first()
+        .isEqualTo(
+            "checking policy files needed.policy (their policies are in force from the cycle"
+                + " after the check)");
+
+    release.countDown();
+    assertThat(loop.cycle()).isTrue();
   }
 
   @Test

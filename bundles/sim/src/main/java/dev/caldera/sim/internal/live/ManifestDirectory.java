@@ -4,13 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.caldera.sim.ClusterState;
 import dev.caldera.sim.ScenarioException;
 import dev.caldera.sim.ScenarioLoader;
+import dev.caldera.sim.TextFiles;
 import dev.caldera.sim.internal.ObjectsReader;
 import dev.caldera.sim.internal.ScenarioAdmission;
 import dev.caldera.sim.internal.StateBuilder;
 import dev.caldera.sim.internal.YamlTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -50,7 +50,7 @@ public final class ManifestDirectory {
       List<JsonNode> objects = new ArrayList<>();
       String text;
       try {
-        text = Files.readString(file, StandardCharsets.UTF_8);
+        text = TextFiles.read(file, TextFiles.MAX_SCENARIO_BYTES);
       } catch (IOException e) {
         throw new ScenarioException(file + ": cannot read: " + e.getMessage(), e);
       }
