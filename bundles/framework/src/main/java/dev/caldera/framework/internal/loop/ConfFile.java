@@ -152,7 +152,8 @@ final class ConfFile {
                 + path
                 + " cannot be read: "
                 + abandoned.size()
-                + " earlier reads are still blocked (a hung file system?)");
+                + " earlier reads are still blocked (a hung file system?)",
+            registry);
       }
       String seen = seenText;
       try {
@@ -176,7 +177,7 @@ final class ConfFile {
       if (System.nanoTime() - readStarted < TimeUnit.MILLISECONDS.toNanos(stuckReadMillis)) {
         return Change.NONE;
       }
-      return abandonStuckRead();
+      return abandonStuckRead(registry);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return Change.NONE;
@@ -230,7 +231,7 @@ final class ConfFile {
    * and left behind (a thread blocked opening a FIFO ignores interrupts), and the next cycle reads
    * on a new thread, so a later edit is read.
    */
-  private Change abandonStuckRead() {
+  private Change abandonStuckRead(PluginRegistry registry) {
     reading.cancel(true);
     reading = null;
     Thread stuck = readerThread;
@@ -246,7 +247,8 @@ final class ConfFile {
             + " has not finished after "
             + stuckReadMillis / 1000.0
             + " s (a FIFO, a device or a hung file system?); the read is abandoned and the file"
-            + " read again at the next cycle");
+            + " read again at the next cycle",
+        registry);
   }
 
   /** On the reader thread: the file's text and what it parses to. */
