@@ -25,8 +25,7 @@ import java.util.function.BooleanSupplier;
  * #snapshot()} copies it (no API call), with the simulator's admission defaults (priorities,
  * implicit pod groups, the default queue). Pods of the configured scheduler names are scheduled;
  * pods of other schedulers only occupy their nodes. Node usage comes from {@code metrics.k8s.io}
- * when it is served. A dropped watch is re-established; {@link #status()} is not ready while a
- * watch is down and, after a reconnect, until every informer has caught up with the server.
+ * when it is served. A dropped watch is re-established while sessions go on with the last state.
  *
  * <p>Writing: {@link #apply} returns at once; binds ({@code pods/binding}), evictions (Eviction
  * API, else delete), pod conditions, pod group and queue status and events are sent by a bounded
@@ -241,27 +240,7 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   /** As {@link #leaderElection(LeaderElection.Options)}, telling {@code listener} of changes. */
   public LeaderElection leaderElection(
       LeaderElection.Options election, LeaderElection.Listener listener) {
-    LeaderElection.Listener catchUp =
-        new LeaderElection.Listener() {
-          @Override
-          public void startedLeading() {
-            // What happened while another replica led, or while the lease could not be renewed,
-            // may not have reached the informers yet: the first session waits for the catch-up.
-            backend.mayBeBehind();
-            listener.startedLeading();
-          }
-
-          @Override
-          public void stoppedLeading() {
-            listener.stoppedLeading();
-          }
-
-          @Override
-          public void newLeader(String identity) {
-            listener.newLeader(identity);
-          }
-        };
-    LeaderElection le = LeaderElection.start(backend.client(), election, options, catchUp);
+    LeaderElection le = LeaderElection.start(backend.client(), election, options, listener);
     setWriteGate(le::isLeader);
     this.election = le;
     return le;

@@ -4,8 +4,6 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Says what went wrong with an API request in one line: the HTTP status, the API server's reason
@@ -67,55 +65,6 @@ public final class ApiErrors {
       }
     }
     return 0;
-  }
-
-  private static final Pattern ALREADY_ASSIGNED =
-      Pattern.compile("already assigned to node \\\\?\"?([^\"\\\\\\s]+)");
-
-  /**
-   * Whether {@code t} holds the API server's answer to a bind of a pod that is bound already (HTTP
-   * 409, {@code pod p is already assigned to node "n1"}): an earlier attempt whose answer was lost
-   * landed, or someone else bound the pod.
-   */
-  public static boolean alreadyAssigned(Throwable t) {
-    return code(t) == 409 && message(t).contains("already assigned to node");
-  }
-
-  /** The node an {@linkplain #alreadyAssigned already assigned} answer names, or null. */
-  public static String assignedNode(Throwable t) {
-    Matcher m = ALREADY_ASSIGNED.matcher(message(t));
-    return m.find() ? m.group(1) : null;
-  }
-
-  /**
-   * Whether a request that failed with {@code t} may still have been carried out: no answer (the
-   * connection failed or timed out) or a server error.
-   */
-  public static boolean outcomeUnknown(Throwable t) {
-    int code = code(t);
-    if (code >= 500) {
-      return true;
-    }
-    if (code > 0) {
-      return false;
-    }
-    for (Throwable x = cause(t); x != null; x = x.getCause()) {
-      if (x instanceof java.io.IOException || x instanceof KubernetesClientException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static String message(Throwable t) {
-    for (Throwable x = cause(t); x != null; x = x.getCause()) {
-      if (x instanceof KubernetesClientException k && k.getCode() > 0) {
-        Status status = k.getStatus();
-        String m = status == null ? null : status.getMessage();
-        return m != null ? m : String.valueOf(k.getMessage());
-      }
-    }
-    return "";
   }
 
   /**

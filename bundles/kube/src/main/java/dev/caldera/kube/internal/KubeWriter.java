@@ -54,7 +54,6 @@ final class KubeWriter {
   private final VolumeBinder volumes;
   private final WriteThrottle throttle;
   private volatile BooleanSupplier gate = () -> true;
-  private volatile Runnable onUnknownOutcome = () -> {};
   private volatile boolean evictionApiServed = true;
   private volatile boolean podGroupStatusSubresource = true;
 
@@ -81,14 +80,6 @@ final class KubeWriter {
   /** How long a bind waits for its pod's claims to be bound (default 600 s, as kube-scheduler). */
   void setVolumeBindTimeout(java.time.Duration timeout) {
     volumes.setTimeout(timeout);
-  }
-
-  /**
-   * What to call when a bind got no answer or a server error: the server may have committed it (or
-   * not), and the cache cannot tell until the informers have caught up.
-   */
-  void onUnknownOutcome(Runnable listener) {
-    this.onUnknownOutcome = Objects.requireNonNull(listener);
   }
 
   /** Writes are sent only while {@code gate} is true (the leader check). */
@@ -179,59 +170,14 @@ final class KubeWriter {
                     "Successfully assigned " + podKey + " to " + node);
                 return;
               }
-              if (ApiErrors.alreadyAssigned(t)) {
-                alreadyBound(pod, node, t);
-                return;
-              }
               cache.endBind(podKey);
               if (notSent(t)) {
                 counters.bindsDropped.increment();
                 return;
               }
-              if (ApiErrors.outcomeUnknown(t)) {
-                onUnknownOutcome.run();
-              }
               counters.bindsFailed.increment();
               bindFailed(pod, node, ApiErrors.describe(t));
             });
-  }
-
-  /**
-   * The server says the pod is bound already: an attempt whose answer was lost (a connection cut
-   * with the bind in flight, then a retry) landed, or someone else bound it. Not a failure: the
-   * cache takes the node from the answer (or from the API server when the answer names none) so
-   * that no session decides the pod again before the watch delivers the change.
-   */
-  private void alreadyBound(Pod pod, String node, Throwable t) {
-    String assigned = ApiErrors.assignedNode(t);
-    if (assigned == null) {
-      try {
-        io.fabric8.kubernetes.api.model.Pod live =
-            client.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
-        assigned = live == null || live.getSpec() == null ? null : live.getSpec().getNodeName();
-      } catch (RuntimeException e) {
-        LOG.log(Level.DEBUG, "cannot read {0}: {1}", pod.key(), ApiErrors.describe(e));
-      }
-    }
-    String where = assigned;
-    LOG.log(
-        Level.INFO,
-        () ->
-            "bind of "
-                + pod.key()
-                + " to "
-                + node
-                + ": the pod is already bound"
-                + (where == null ? "" : " to " + where));
-    if (where == null || where.isEmpty()) {
-      cache.endBind(pod.key());
-      informers.resyncPod(pod.key());
-      return;
-    }
-    if (where.equals(node)) {
-      counters.bindsSucceeded.increment();
-    }
-    cache.assumeBound(pod.key(), where);
   }
 
   /** Volcano's bind failure: condition {@code SchedulerError} and a FailedScheduling event. */
