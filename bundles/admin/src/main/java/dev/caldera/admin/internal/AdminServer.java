@@ -133,23 +133,31 @@ public final class AdminServer implements AutoCloseable {
     names.add(address.getHostString());
     this.hosts = new HostCheck(names);
     this.server = HttpServer.create(address, 256);
+    this.executor = handlerPool(MAX_HANDLER_THREADS, "caldera-admin");
+    server.setExecutor(executor);
+    server.createContext("/", this::handle);
+    server.start();
+  }
+
+  /**
+   * The threads a server's handlers run on: at most {@code threads}, daemons named {@code name},
+   * gone after 30 s idle; requests beyond them wait in line.
+   */
+  static ExecutorService handlerPool(int threads, String name) {
     ThreadPoolExecutor pool =
         new ThreadPoolExecutor(
-            MAX_HANDLER_THREADS,
-            MAX_HANDLER_THREADS,
+            threads,
+            threads,
             30,
             TimeUnit.SECONDS,
             new LinkedBlockingQueue<>(),
             r -> {
-              Thread t = new Thread(r, "caldera-admin");
+              Thread t = new Thread(r, name);
               t.setDaemon(true);
               return t;
             });
     pool.allowCoreThreadTimeOut(true);
-    this.executor = pool;
-    server.setExecutor(executor);
-    server.createContext("/", this::handle);
-    server.start();
+    return pool;
   }
 
   /** The bound address (the port chosen when 0 was asked). */

@@ -6,9 +6,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The probes, {@code GET /healthz} and {@code GET /readyz}, on a listener of their own with their
@@ -34,20 +31,7 @@ public final class ProbeServer implements AutoCloseable {
     this.backend = backend;
     AdminServer.configureJdkServer();
     this.server = HttpServer.create(address, 64);
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            THREADS,
-            THREADS,
-            30,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            r -> {
-              Thread t = new Thread(r, "caldera-probes");
-              t.setDaemon(true);
-              return t;
-            });
-    pool.allowCoreThreadTimeOut(true);
-    this.executor = pool;
+    this.executor = AdminServer.handlerPool(THREADS, "caldera-probes");
     server.setExecutor(executor);
     server.createContext("/", this::handle);
     server.start();
