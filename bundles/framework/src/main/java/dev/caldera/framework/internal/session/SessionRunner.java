@@ -68,10 +68,7 @@ public final class SessionRunner {
     }
     long start = System.nanoTime();
     List<SessionResult.Event> refused = new ArrayList<>();
-    PodDigests.Generation pods = digests.next(snapshot.pods().size());
-    snapshot = withinBounds(snapshot, pods::boundsProblem, refused);
-    SessionImpl session = open(snapshot, pods);
-    pods.publish();
+    SessionImpl session = openWithinBounds(snapshot, refused);
     session.ledger().events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
@@ -102,9 +99,7 @@ public final class SessionRunner {
   public static dev.caldera.api.Session openViews(ClusterSnapshot snapshot) {
     SessionRunner runner =
         new SessionRunner(null, new SchedulerConf(List.of(), List.of(), Map.of()));
-    PodDigests.Generation pods = runner.digests.next(snapshot.pods().size());
-    SessionImpl session =
-        runner.open(withinBounds(snapshot, pods::boundsProblem, new ArrayList<>()), pods);
+    SessionImpl session = runner.openWithinBounds(snapshot, new ArrayList<>());
     session.freeze();
     return session;
   }
@@ -204,6 +199,18 @@ public final class SessionRunner {
               kind + " " + key.apply(o) + " is not scheduled: " + why));
     }
     return kept == null ? objects : kept;
+  }
+
+  /**
+   * The session on {@code snapshot} without the objects out of bounds (each a warning in {@code
+   * refused}), its pods read through {@link #digests}.
+   */
+  private SessionImpl openWithinBounds(
+      ClusterSnapshot snapshot, List<SessionResult.Event> refused) {
+    PodDigests.Generation pods = digests.next(snapshot.pods().size());
+    SessionImpl session = open(withinBounds(snapshot, pods::boundsProblem, refused), pods);
+    pods.publish();
+    return session;
   }
 
   /** Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7). */

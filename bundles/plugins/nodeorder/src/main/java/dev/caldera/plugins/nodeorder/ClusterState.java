@@ -40,10 +40,6 @@ final class ClusterState implements EventHandler {
   private final boolean anyImages;
   private final Session session;
 
-  ClusterState(Session session) {
-    this(session, new PodRequests());
-  }
-
   /**
    * The session's nodes, with the requests of pods the last session read taken from {@code memo}.
    */
