@@ -156,6 +156,40 @@ class KubeClusterVolumesTest {
     }
   }
 
+  @Test
+  void aClaimOfNegativeSize_isNotUsed_andTheEventIsOnTheClaim() throws Exception {
+    api.node("n1", "4", "8Gi");
+    api.queue("default", 1);
+    storageClass("ssd", "csi.example.com");
+    claim("ns1", "scratch", "ssd");
+    claim("ns1", "broken", "ssd", "-1Gi");
+    pod("ns1", "trainer", "scratch");
+    pod("ns1", "stuck", "broken");
+
+    try (Watch claims = api.kubectl.persistentVolumeClaims().inAnyNamespace().watch(provisioner());
+        KubeCluster cluster = api.cluster("a");
+        KubeRunner runner =
+            new KubeRunner(cluster, scheduler, () -> conf(), Duration.ofMillis(100), () -> true)) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      assertThat(claims).as("the stand-in provisioner watches").isNotNull();
+      runner.start();
+
+      await("the other pod bound", () -> api.nodeOf("ns1", "trainer") != null);
+      await(
+          "an event on the claim",
+          () ->
+              api.kubectl.events().v1().events().inAnyNamespace().list().getItems().stream()
+                  .anyMatch(
+                      e ->
+                          "PersistentVolumeClaim".equals(e.getRegarding().getKind())
+                              && "broken".equals(e.getRegarding().getName())
+                              && "ResourceOutOfRange".equals(e.getReason())
+                              && e.getNote()
+                                  .contains("spec.resources.requests.storage: -1Gi is negative")));
+      assertThat(api.nodeOf("ns1", "stuck")).isNull();
+    }
+  }
+
   private static SchedulerConf conf() {
     try {
       return SchedulerConf.parse(
@@ -251,6 +285,10 @@ class KubeClusterVolumesTest {
   }
 
   private void claim(String namespace, String name, String storageClass) {
+    claim(namespace, name, storageClass, "1Gi");
+  }
+
+  private void claim(String namespace, String name, String storageClass, String size) {
     api.kubectl
         .persistentVolumeClaims()
         .inNamespace(namespace)
@@ -264,7 +302,7 @@ class KubeClusterVolumesTest {
                 .withStorageClassName(storageClass)
                 .withAccessModes("ReadWriteOnce")
                 .withNewResources()
-                .withRequests(Map.of("storage", new Quantity("1Gi")))
+                .withRequests(Map.of("storage", new Quantity(size)))
                 .endResources()
                 .endSpec()
                 .withNewStatus()

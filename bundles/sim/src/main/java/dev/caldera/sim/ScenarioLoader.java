@@ -45,6 +45,13 @@ public final class ScenarioLoader {
           "objects",
           "sessions",
           "expect");
+
+  /**
+   * The most sessions a scenario may ask for: each session is a full scheduling pass, so a number
+   * in the millions runs for days; the scenarios of the project ask for at most a handful.
+   */
+  public static final int MAX_SESSIONS = 10_000;
+
   private static final List<String> METRIC_KEYS = List.of("cpu", "memory", "updated");
 
   private ScenarioLoader() {}
@@ -119,8 +126,10 @@ public final class ScenarioLoader {
     }
     List<JsonNode> objects = f.list(root.get("objects"), "objects");
     Integer sessions = f.integer(root.get("sessions"), "sessions");
-    if (sessions != null && sessions < 1) {
-      throw f.error("sessions", "expected a number of sessions of at least 1, got " + sessions);
+    if (sessions != null && (sessions < 1 || sessions > MAX_SESSIONS)) {
+      throw f.error(
+          "sessions",
+          "expected a number of sessions from 1 to " + MAX_SESSIONS + ", got " + sessions);
     }
     StateBuilder state = ObjectsReader.read(source, objects);
     ScenarioAdmission.admit(state, conf.hierarchyEnabled("capacity"));

@@ -1,5 +1,5 @@
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.caldera.api.model;
 
 import org.osgi.annotation.bundle.Export;

@@ -6,14 +6,21 @@ import java.math.RoundingMode;
 import java.util.Objects;
 
 /**
- * A Kubernetes resource quantity ("500m", "4Gi", "1.5", "3k", "1e3"), held exactly.
+ * A Kubernetes resource quantity ("500m", "4Gi", "1.5", "3k", "1e3"), held exactly (up to the
+ * bounds {@link #parse} states for very long numbers).
  *
  * <p>Parsing follows {@code k8s.io/apimachinery/pkg/api/resource}: an optional sign, a decimal
  * number, then either a binary suffix (Ki, Mi, Gi, Ti, Pi, Ei), a decimal suffix (n, u, m, k, M, G,
- * T, P, E) or a decimal exponent (e3, E-2). {@link #milliValue()} and {@link #value()} round up, as
- * Kubernetes does.
+ * T, P, E) or a decimal exponent (e3, E-2), with ASCII digits only. {@link #milliValue()} and
+ * {@link #value()} round up, as Kubernetes does.
  */
 public final class Quantity implements Comparable<Quantity> {
+
+  /** The largest number of integer digits, and of decimals, read exactly. */
+  static final int EXACT_DIGITS = 64;
+
+  /** How much of a quantity's text an error message shows. */
+  public static final int SHOWN_CHARACTERS = 64;
 
   private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
   private static final String[] BINARY_SUFFIXES = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
@@ -35,42 +42,91 @@ public final class Quantity implements Comparable<Quantity> {
   }
 
   /**
-   * Parses a quantity.
+   * Parses a quantity. Digits are ASCII only, as in Kubernetes' quantity grammar. The number is
+   * read exactly up to {@value #EXACT_DIGITS} significant integer digits and {@value #EXACT_DIGITS}
+   * decimals; further integer digits count as zeros (such a number is far beyond what any object
+   * may hold, see the bounds sessions check) and further decimals round the last one up (Kubernetes
+   * rounds to 10<sup>-9</sup> anyway), so a long text costs time linear in its length.
    *
-   * @throws IllegalArgumentException naming the text and what a quantity looks like
+   * @throws IllegalArgumentException naming the text (at most {@value #SHOWN_CHARACTERS} characters
+   *     of it, see {@link #shown}) and what a quantity looks like
    */
   public static Quantity parse(String text) {
     Objects.requireNonNull(text, "quantity");
     String s = text.trim();
-    if (s.isEmpty()) {
-      throw invalid(text);
-    }
     int end = s.length();
-    int numberEnd = 0;
-    if (s.charAt(0) == '+' || s.charAt(0) == '-') {
-      numberEnd = 1;
+    int pos = 0;
+    boolean negative = false;
+    if (pos < end && (s.charAt(pos) == '+' || s.charAt(pos) == '-')) {
+      negative = s.charAt(pos) == '-';
+      pos++;
     }
-    boolean digits = false;
-    while (numberEnd < end
-        && (Character.isDigit(s.charAt(numberEnd)) || s.charAt(numberEnd) == '.')) {
-      digits |= Character.isDigit(s.charAt(numberEnd));
-      numberEnd++;
+    int intStart = pos;
+    while (pos < end && isAsciiDigit(s.charAt(pos))) {
+      pos++;
     }
-    if (!digits) {
+    int intEnd = pos;
+    int fracStart = pos;
+    int fracEnd = pos;
+    if (pos < end && s.charAt(pos) == '.') {
+      fracStart = ++pos;
+      while (pos < end && isAsciiDigit(s.charAt(pos))) {
+        pos++;
+      }
+      fracEnd = pos;
+    }
+    if (intEnd == intStart && fracEnd == fracStart) {
       throw invalid(text);
     }
-    BigDecimal number;
-    try {
-      number = new BigDecimal(s.substring(0, numberEnd));
-    } catch (NumberFormatException e) {
-      throw invalid(text);
-    }
-    String suffix = s.substring(numberEnd);
-    BigDecimal multiplier = suffixMultiplier(suffix);
+    BigDecimal multiplier = suffixMultiplier(s.substring(pos));
     if (multiplier == null) {
       throw invalid(text);
     }
-    return new Quantity(number.multiply(multiplier), s);
+    BigDecimal number = number(s, intStart, intEnd, fracStart, fracEnd);
+    return new Quantity((negative ? number.negate() : number).multiply(multiplier), s);
+  }
+
+  /**
+   * {@code text} for a message: whole when at most {@value #SHOWN_CHARACTERS} characters, else its
+   * first {@value #SHOWN_CHARACTERS} and its length, e.g. {@code 1234…(5000 characters)}.
+   */
+  public static String shown(String text) {
+    if (text.length() <= SHOWN_CHARACTERS) {
+      return text;
+    }
+    int cut = SHOWN_CHARACTERS;
+    if (Character.isHighSurrogate(text.charAt(cut - 1))) {
+      cut--;
+    }
+    return text.substring(0, cut) + "…(" + text.length() + " characters)";
+  }
+
+  private static boolean isAsciiDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
+
+  /** The unsigned number of ASCII digits {@code int.frac}, bounded as {@link #parse} says. */
+  private static BigDecimal number(String s, int intStart, int intEnd, int fracStart, int fracEnd) {
+    while (intStart < intEnd && s.charAt(intStart) == '0') {
+      intStart++;
+    }
+    int intDigits = intEnd - intStart;
+    if (intDigits > EXACT_DIGITS) {
+      BigInteger leading = new BigInteger(s.substring(intStart, intStart + EXACT_DIGITS));
+      return new BigDecimal(leading, -(intDigits - EXACT_DIGITS));
+    }
+    int decimals = Math.min(fracEnd - fracStart, EXACT_DIGITS);
+    StringBuilder digits = new StringBuilder(intDigits + decimals + 1);
+    digits.append(s, intStart, intEnd).append(s, fracStart, fracStart + decimals);
+    BigInteger unscaled =
+        digits.length() == 0 ? BigInteger.ZERO : new BigInteger(digits.toString());
+    for (int i = fracStart + decimals; i < fracEnd; i++) {
+      if (s.charAt(i) != '0') {
+        unscaled = unscaled.add(BigInteger.ONE);
+        break;
+      }
+    }
+    return new BigDecimal(unscaled, decimals);
   }
 
   /** A quantity of {@code milli} thousandths, e.g. cpu 1500 gives "1500m". */
@@ -116,23 +172,39 @@ public final class Quantity implements Comparable<Quantity> {
       }
     }
     if (suffix.length() > 1 && (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E')) {
-      try {
-        int exponent = Integer.parseInt(suffix.substring(1));
-        if (Math.abs(exponent) > 30) {
-          return null;
-        }
-        return BigDecimal.ONE.scaleByPowerOfTen(exponent);
-      } catch (NumberFormatException e) {
-        return null;
-      }
+      return exponentMultiplier(suffix);
     }
     return null;
+  }
+
+  /** {@code e3}, {@code E-2}: a signed exponent of ASCII digits, at most 30 either way. */
+  private static BigDecimal exponentMultiplier(String suffix) {
+    int i = 1;
+    boolean negative = false;
+    if (suffix.charAt(i) == '+' || suffix.charAt(i) == '-') {
+      negative = suffix.charAt(i) == '-';
+      i++;
+    }
+    if (i == suffix.length() || suffix.length() - i > 9) {
+      return null;
+    }
+    int exponent = 0;
+    for (; i < suffix.length(); i++) {
+      if (!isAsciiDigit(suffix.charAt(i))) {
+        return null;
+      }
+      exponent = exponent * 10 + (suffix.charAt(i) - '0');
+    }
+    if (exponent > 30) {
+      return null;
+    }
+    return BigDecimal.ONE.scaleByPowerOfTen(negative ? -exponent : exponent);
   }
 
   private static IllegalArgumentException invalid(String text) {
     return new IllegalArgumentException(
         "invalid quantity \""
-            + text
+            + shown(text)
             + "\": expected a number with an optional suffix such as 500m, 2, 1.5, 4Gi or 3k");
   }
 

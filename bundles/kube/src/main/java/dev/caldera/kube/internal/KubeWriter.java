@@ -468,6 +468,19 @@ final class KubeWriter {
             dev.caldera.api.model.Node n = cache.node(e.object());
             yield n == null ? null : ref("v1", "Node", null, n.name(), n.metadata().uid());
           }
+          case "PersistentVolume" -> {
+            // e.g. a volume left out for a phase Kubernetes does not have.
+            var v = cache.volume(e.object());
+            yield v == null
+                ? null
+                : ref("v1", "PersistentVolume", null, v.name(), v.metadata().uid());
+          }
+          case "PersistentVolumeClaim" -> {
+            var c = cache.claim(e.object());
+            yield c == null
+                ? null
+                : ref("v1", "PersistentVolumeClaim", c.namespace(), c.name(), c.metadata().uid());
+          }
           default -> null;
         };
     if (regarding == null) {

@@ -256,7 +256,9 @@ public final class Fields {
     try {
       return Quantity.parse(text);
     } catch (IllegalArgumentException e) {
-      throw error(path, "\"" + text + "\" is not a quantity (expected e.g. 500m, 2, 1.5 or 4Gi)");
+      throw error(
+          path,
+          "\"" + Quantity.shown(text) + "\" is not a quantity (expected e.g. 500m, 2, 1.5 or 4Gi)");
     }
   }
 

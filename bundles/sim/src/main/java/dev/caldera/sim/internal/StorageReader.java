@@ -9,6 +9,7 @@ import dev.caldera.api.model.PersistentVolume;
 import dev.caldera.api.model.PersistentVolumeClaim;
 import dev.caldera.api.model.PodVolume;
 import dev.caldera.api.model.StorageClass;
+import dev.caldera.api.resource.Quantity;
 import dev.caldera.sim.ScenarioException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,6 +28,9 @@ final class StorageReader {
   private static final List<String> VOLUME_MODES = List.of("Filesystem", "Block");
   private static final List<String> BINDING_MODES =
       List.of(StorageClass.IMMEDIATE, StorageClass.WAIT_FOR_FIRST_CONSUMER);
+  private static final List<String> VOLUME_PHASES =
+      List.of("Pending", "Available", "Bound", "Released", "Failed");
+  private static final List<String> CLAIM_PHASES = List.of("Pending", "Bound", "Lost");
   private static final String BETA_CLASS_ANNOTATION = "volume.beta.kubernetes.io/storage-class";
 
   private StorageReader() {}
@@ -60,14 +64,14 @@ final class StorageReader {
     JsonNode csi = f.object(spec.path("csi"), "spec.csi");
     return new PersistentVolume(
         meta,
-        f.quantity(spec.path("capacity").path("storage"), "spec.capacity.storage"),
+        size(f, spec.path("capacity").path("storage"), "spec.capacity.storage"),
         accessModes(f, spec.path("accessModes"), "spec.accessModes"),
         f.text(spec.path("storageClassName"), "spec.storageClassName"),
         affinity,
         claimRef,
         csi == null ? null : f.requiredText(csi.path("driver"), "spec.csi.driver"),
         csi == null ? null : f.text(csi.path("volumeHandle"), "spec.csi.volumeHandle"),
-        f.text(obj.path("status").path("phase"), "status.phase"),
+        phase(f, obj, VOLUME_PHASES),
         volumeMode(f, spec));
   }
 
@@ -84,12 +88,13 @@ final class StorageReader {
         meta,
         className,
         accessModes(f, spec.path("accessModes"), "spec.accessModes"),
-        f.quantity(
+        size(
+            f,
             spec.path("resources").path("requests").path("storage"),
             "spec.resources.requests.storage"),
         f.text(spec.path("volumeName"), "spec.volumeName"),
         MetaReader.selector(f, spec.path("selector"), "spec.selector"),
-        f.text(obj.path("status").path("phase"), "status.phase"),
+        phase(f, obj, CLAIM_PHASES),
         volumeMode(f, spec));
   }
 
@@ -202,6 +207,23 @@ final class StorageReader {
       }
     }
     return modes;
+  }
+
+  /** A volume's capacity or a claim's request: a quantity of at least 0. */
+  private static Quantity size(Fields f, JsonNode node, String path) throws ScenarioException {
+    Quantity q = f.quantity(node, path);
+    if (q.amount().signum() < 0) {
+      throw f.error(path, Quantity.shown(q.toString()) + " is negative (expected 0 or more)");
+    }
+    return q;
+  }
+
+  /** {@code status.phase}: one of {@code phases}, or absent (empty counts as absent). */
+  private static String phase(Fields f, JsonNode obj, List<String> phases)
+      throws ScenarioException {
+    JsonNode node = obj.path("status").path("phase");
+    String s = f.text(node, "status.phase");
+    return s == null || s.isEmpty() ? s : f.oneOf(node, "status.phase", phases);
   }
 
   private static String volumeMode(Fields f, JsonNode spec) throws ScenarioException {

@@ -67,15 +67,17 @@ public final class BundleAudit {
   private final Set<String> reported = ConcurrentHashMap.newKeySet();
   private final Map<String, Long> firstSeen = new ConcurrentHashMap<>();
   private final Map<String, Long> installedSince = new ConcurrentHashMap<>();
+
+  /** Deploy jar file name → its version ({@link #versionKey}) at the previous round. */
+  private final Map<String, String> lastRound = new ConcurrentHashMap<>();
+
   private BundleContext context;
   private Path deploy;
   private ScheduledExecutorService executor;
 
   @Activate
   void activate(BundleContext context) {
-    this.context = context;
-    String dir = context.getProperty("felix.fileinstall.dir");
-    this.deploy = dir == null || dir.isBlank() ? null : Path.of(dir);
+    bind(context);
     executor =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -86,9 +88,23 @@ public final class BundleAudit {
     executor.scheduleWithFixedDelay(this::auditSafely, 1, 1, TimeUnit.SECONDS);
   }
 
+  /** Binds the audit to the framework and a monitor, without the timer that runs its rounds. */
+  void bind(BundleContext context, SchedulerMonitor monitor) {
+    this.monitor = monitor;
+    bind(context);
+  }
+
+  private void bind(BundleContext context) {
+    this.context = context;
+    String dir = context.getProperty("felix.fileinstall.dir");
+    this.deploy = dir == null || dir.isBlank() ? null : Path.of(dir);
+  }
+
   @Deactivate
   void deactivate() {
-    executor.shutdownNow();
+    if (executor != null) {
+      executor.shutdownNow();
+    }
   }
 
   /** The watched deploy directory, or null. */
@@ -110,12 +126,15 @@ public final class BundleAudit {
     return Map.copyOf(fileProblems);
   }
 
-  /** The {@link DeployGuard} refused a deploy jar: listed and reported once per version. */
+  /**
+   * The {@link DeployGuard} refused a deploy jar: listed at once, reported once per version when a
+   * round finds it unchanged (FileInstall may claim a jar still being written, which it lets go of
+   * when the jar is whole).
+   */
   void refused(Path jar, String why) {
     String name = jar.getFileName().toString();
     guarded.put(name, why);
     fileProblems.put(name, why);
-    report(versionKey(jar), "BundleRejected", jar + ": " + why);
   }
 
   /** A refused deploy jar was removed. */
@@ -125,12 +144,14 @@ public final class BundleAudit {
     fileProblems.remove(name);
   }
 
+  private static final String GONE = "@gone";
+
   private static String versionKey(Path jar) {
     String name = jar.getFileName().toString();
     try {
       return name + "@" + Files.getLastModifiedTime(jar).toMillis() + "+" + Files.size(jar);
     } catch (IOException e) {
-      return name + "@gone";
+      return name + GONE;
     }
   }
 
@@ -208,16 +229,20 @@ public final class BundleAudit {
       String refused = guarded.get(name);
       if (refused != null) {
         fileProblems.put(name, refused);
+        String version = versionKey(jar);
+        if (version.equals(lastRound.put(name, version))) {
+          report(version, "BundleRejected", jar + ": " + refused);
+        }
         continue;
       }
       if (installedAt(bundles, name) != null) {
         fileProblems.remove(name);
         continue;
       }
-      String version;
-      try {
-        version = name + "@" + Files.getLastModifiedTime(jar).toMillis() + "+" + Files.size(jar);
-      } catch (IOException e) {
+      String version = versionKey(jar);
+      if (version.endsWith(GONE) || !version.equals(lastRound.put(name, version))) {
+        // New or changed since the last round: a jar still being copied in (empty, or cut short)
+        // is judged once it stayed the same for a round, as FileInstall waits before it looks.
         continue;
       }
       Optional<String> problem = JarCheck.problem(jar);
@@ -234,6 +259,7 @@ public final class BundleAudit {
     }
     fileProblems.keySet().retainAll(names);
     guarded.keySet().retainAll(names);
+    lastRound.keySet().retainAll(names);
     firstSeen.keySet().removeIf(v -> !names.contains(v.substring(0, v.indexOf('@'))));
   }
 

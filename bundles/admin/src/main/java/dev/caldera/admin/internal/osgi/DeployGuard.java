@@ -6,6 +6,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,6 +28,13 @@ public final class DeployGuard implements ArtifactInstaller {
   @Reference private BundleAudit audit;
 
   private BundleContext context;
+
+  public DeployGuard() {}
+
+  DeployGuard(BundleAudit audit, BundleContext context) {
+    this.audit = audit;
+    this.context = context;
+  }
 
   @Activate
   void activate(BundleContext context) {
@@ -51,6 +59,26 @@ public final class DeployGuard implements ArtifactInstaller {
   @Override
   public void uninstall(File file) {
     audit.forget(file.toPath());
+    handBack(file.toPath());
+  }
+
+  /**
+   * FileInstall lets go of a jar this guard claimed once it changed into one the guard accepts (a
+   * jar claimed as damaged while it was still being written, say), and does not look at that file
+   * again until it changes: it would stay uninstalled. A later modification time makes FileInstall
+   * see it as new and install it.
+   */
+  private void handBack(Path path) {
+    if (!Files.isRegularFile(path) || refusal(path.toFile()).isPresent()) {
+      return;
+    }
+    try {
+      long before = Files.getLastModifiedTime(path).toMillis();
+      long after = Math.max(System.currentTimeMillis(), before + 1_000);
+      Files.setLastModifiedTime(path, FileTime.fromMillis(after));
+    } catch (IOException e) {
+      // The audit reports a valid jar FileInstall leaves uninstalled.
+    }
   }
 
   private Optional<String> refusal(File file) {

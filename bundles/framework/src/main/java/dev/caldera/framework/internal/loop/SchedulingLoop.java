@@ -332,11 +332,14 @@ public final class SchedulingLoop {
     return out;
   }
 
-  /** Reports each object a session refused (a quantity out of bounds) once while it stays so. */
+  /**
+   * Reports each object a session refused (a quantity out of bounds, a storage object Kubernetes
+   * would not hold or bind) once while it stays so.
+   */
   private void reportRefusals(SessionResult result) {
     Set<String> now = new TreeSet<>();
     for (SessionResult.Event e : result.events()) {
-      if (SessionRunner.RESOURCE_OUT_OF_RANGE.equals(e.reason()) && now.add(e.message())) {
+      if (SessionRunner.REFUSALS.contains(e.reason()) && now.add(e.message())) {
         if (!refusalsReported.contains(e.message())) {
           state.event(LoopEvent.warning("ObjectRefused", e.message()));
         }

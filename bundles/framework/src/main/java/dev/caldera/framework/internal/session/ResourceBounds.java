@@ -76,10 +76,10 @@ final class ResourceBounds {
   /** Why one quantity is out of bounds, or null. */
   public static String problem(Quantity q) {
     if (q.amount().signum() < 0) {
-      return q + " is negative; expected a quantity of at least 0";
+      return Quantity.shown(q.toString()) + " is negative; expected a quantity of at least 0";
     }
     if (q.amount().compareTo(MAX) > 0) {
-      return q
+      return Quantity.shown(q.toString())
           + " is too large; expected at most "
           + MAX.toPlainString()
           + " (Kubernetes' largest milli-value)";

@@ -1,5 +1,6 @@
 package dev.caldera.framework.internal.session;
 
+import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.PluginArguments;
@@ -14,6 +15,7 @@ import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.PriorityClass;
 import dev.caldera.api.model.Queue;
+import dev.caldera.api.model.Storage;
 import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
@@ -151,14 +153,26 @@ public final class SessionRunner {
   /** The reason of the event on an object refused for a quantity out of bounds. */
   public static final String RESOURCE_OUT_OF_RANGE = "ResourceOutOfRange";
 
+  /** The reason of the event on a volume or claim left out for a phase Kubernetes does not have. */
+  public static final String UNKNOWN_PHASE = "UnknownPhase";
+
+  /** The reason of the event on a claim kept pending: it names a volume another claim holds. */
+  public static final String VOLUME_HELD_BY_ANOTHER_CLAIM = "VolumeHeldByAnotherClaim";
+
+  /** The reasons of the events on objects a session leaves out or cannot use as given. */
+  public static final Set<String> REFUSALS =
+      Set.of(RESOURCE_OUT_OF_RANGE, UNKNOWN_PHASE, VOLUME_HELD_BY_ANOTHER_CLAIM);
+
   /**
    * {@code snapshot} without the objects whose quantities no session can compute with ({@link
-   * ResourceBounds}); each refused object gets a warning event naming the field.
+   * ResourceBounds}) and the storage objects no session may use ({@link StorageChecks}); each
+   * refused object gets a warning event naming the field.
    */
   private static ClusterSnapshot withinBounds(
       ClusterSnapshot snapshot,
       Function<Pod, String> podProblem,
       List<SessionResult.Event> events) {
+    Storage storage = StorageChecks.usable(snapshot.info().storage(), events);
     List<Node> nodes = keep(snapshot.nodes(), ResourceBounds::problem, "Node", Node::name, events);
     List<Pod> pods = keep(snapshot.pods(), podProblem, "Pod", Pod::key, events);
     List<PodGroup> groups =
@@ -168,7 +182,11 @@ public final class SessionRunner {
     if (events.isEmpty()) {
       return snapshot;
     }
-    return new ClusterSnapshot(nodes, pods, groups, queues, snapshot.info(), snapshot.now());
+    ClusterInfo info =
+        storage == snapshot.info().storage()
+            ? snapshot.info()
+            : snapshot.info().withStorage(storage);
+    return new ClusterSnapshot(nodes, pods, groups, queues, info, snapshot.now());
   }
 
   private static <T> List<T> keep(

@@ -8,6 +8,10 @@ import dev.caldera.api.Plugin;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.Session;
+import dev.caldera.api.model.ObjectMeta;
+import dev.caldera.api.model.PersistentVolume;
+import dev.caldera.api.model.Storage;
+import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
@@ -872,6 +876,45 @@ class SchedulingLoopTest {
         .extracting(e -> e.kind() + " " + e.object())
         .containsExactly("Node huge", "Node negative", "Pod ns/greedy");
     assertThat(state.health().ready()).isTrue();
+  }
+
+  @Test
+  void cycle_aVolumeOfUnknownPhaseIsReportedOnceAsRefused_andTheRestIsScheduled()
+      throws IOException {
+    registry.add(quota, "q 1");
+    ClusterSnapshot base = cluster.snapshot();
+    PersistentVolume odd =
+        new PersistentVolume(
+            ObjectMeta.named(null, "pv1"),
+            Quantity.parse("10Gi"),
+            List.of("ReadWriteOnce"),
+            "local",
+            null,
+            null,
+            null,
+            null,
+            "Attached",
+            null);
+    ClusterSnapshot withBadVolume =
+        new ClusterSnapshot(
+            base.nodes(),
+            base.pods(),
+            base.podGroups(),
+            base.queues(),
+            base.info().withStorage(new Storage(List.of(odd), null, null, null)),
+            base.now());
+    SchedulingLoop loop = loop(fixed(withBadVolume));
+
+    assertThat(loop.cycle()).isTrue();
+    loop.cycle();
+
+    assertThat(cluster.applied.get(0).binds())
+        .extracting(b -> b.pod() + "@" + b.node())
+        .containsExactly("ns/p1@n1");
+    assertThat(reasons("ObjectRefused"))
+        .containsExactly(
+            "PersistentVolume pv1 is not used: status.phase: \"Attached\" is not a volume phase;"
+                + " expected one of Pending, Available, Bound, Released, Failed");
   }
 
   /** The loop's cluster, telling the loop when work arrives as the kube source does. */

@@ -109,8 +109,9 @@ final class VolumeRules {
 
   /**
    * The checks that do not depend on the node: every claim exists and is not being deleted, a bound
-   * claim's volume exists, an unbound claim's class exists and binds on first consumer, and no
-   * other pod uses a ReadWriteOncePod claim. Null when they pass.
+   * claim's volume exists and is not held by another claim ({@link Storage#namesVolumeOfAnother}:
+   * such a claim is pending, hence an unbound immediate claim), an unbound claim's class exists and
+   * binds on first consumer, and no other pod uses a ReadWriteOncePod claim. Null when they pass.
    */
   Status preFilter(TaskInfo task, PodClaims claims) {
     boolean unboundImmediate = false;
@@ -128,6 +129,8 @@ final class VolumeRules {
           return Status.unresolvable(
               "persistentvolume \"" + volume + "\" of claim \"" + key + "\" not found");
         }
+        // Named by another claim's volume: Kubernetes keeps this claim pending, i.e. unbound.
+        unboundImmediate |= storage.namesVolumeOfAnother(pvc);
         continue;
       }
       String className = pvc.storageClassName();
@@ -321,6 +324,9 @@ final class VolumeRules {
               null,
               Status.unresolvable(
                   "persistentvolume \"" + volumeName + "\" of claim \"" + key + "\" not found"));
+        }
+        if (storage.namesVolumeOfAnother(pvc)) {
+          return new Plan(null, Status.unresolvable(UNBOUND_IMMEDIATE));
         }
         nodeConflict |= !affinityMatches(pv, node);
         continue;
