@@ -88,6 +88,43 @@ class KubeClusterFailureTest {
   }
 
   @Test
+  void bindAnsweredAlreadyAssigned_showsThePodBound_isNoFailure_andIsNotSentAgain()
+      throws Exception {
+    api.node("n1", "4", "8Gi");
+    api.pod("ns1", "p").requests("1", "1Gi").withoutBindingEmulation().create();
+    // What a retry gets when the first attempt's answer was lost with the connection.
+    api.dispatcher.intercept(
+        r ->
+            r.getMethod().equals("POST") && r.getPath().endsWith("/namespaces/ns1/pods/p/binding")
+                ? new io.fabric8.mockwebserver.http.MockResponse()
+                    .setResponseCode(409)
+                    .setBody(
+                        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+                            + "\"reason\":\"Conflict\",\"code\":409,\"message\":\"Operation"
+                            + " cannot be fulfilled on pods/binding \\\"p\\\": pod p is already"
+                            + " assigned to node \\\"n1\\\"\"}")
+                : null);
+    try (KubeCluster cluster = synced("a")) {
+      await("the pod", () -> cached(cluster, "ns1/p") != null);
+
+      cluster.apply(binds(new SessionResult.Bind("ns1/p", "n1")));
+      assertThat(cluster.awaitWritesIdle(Duration.ofSeconds(10))).isTrue();
+
+      assertThat(cluster.counters().bindsFailed()).isZero();
+      assertThat(cluster.counters().bindsSucceeded()).isEqualTo(1);
+      assertThat(cached(cluster, "ns1/p").nodeName()).isEqualTo("n1");
+      assertThat(scheduled(api.getPod("ns1", "p"))).isNull();
+      assertThat(api.client().v1().events().inNamespace("ns1").list().getItems())
+          .noneMatch(e -> "FailedScheduling".equals(e.getReason()));
+
+      // The next session sees the pod bound and sends nothing for it.
+      cluster.apply(binds(new SessionResult.Bind("ns1/p", "n1")));
+      assertThat(cluster.awaitWritesIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(api.dispatcher.count("POST", "/namespaces/ns1/pods/p/binding")).isEqualTo(1);
+    }
+  }
+
+  @Test
   void serverErrors_areRetriedWithBackoff() throws Exception {
     api.node("n1", "4", "8Gi");
     api.pod("ns1", "p").requests("1", "1Gi").create();

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Says what went wrong with an API request in one line: the HTTP status, the API server's reason
@@ -65,6 +67,35 @@ public final class ApiErrors {
       }
     }
     return 0;
+  }
+
+  private static final Pattern ALREADY_ASSIGNED =
+      Pattern.compile("already assigned to node \\\\?\"?([^\"\\\\\\s]+)");
+
+  /**
+   * Whether {@code t} holds the API server's answer to a bind of a pod that is bound already (HTTP
+   * 409, {@code pod p is already assigned to node "n1"}): an earlier attempt whose answer was lost
+   * landed, or someone else bound the pod.
+   */
+  public static boolean alreadyAssigned(Throwable t) {
+    return code(t) == 409 && message(t).contains("already assigned to node");
+  }
+
+  /** The node an {@linkplain #alreadyAssigned already assigned} answer names, or null. */
+  public static String assignedNode(Throwable t) {
+    Matcher m = ALREADY_ASSIGNED.matcher(message(t));
+    return m.find() ? m.group(1) : null;
+  }
+
+  private static String message(Throwable t) {
+    for (Throwable x = cause(t); x != null; x = x.getCause()) {
+      if (x instanceof KubernetesClientException k && k.getCode() > 0) {
+        Status status = k.getStatus();
+        String m = status == null ? null : status.getMessage();
+        return m != null ? m : String.valueOf(k.getMessage());
+      }
+    }
+    return "";
   }
 
   /**

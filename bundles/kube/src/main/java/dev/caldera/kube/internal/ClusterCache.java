@@ -471,6 +471,40 @@ final class ClusterCache {
     }
   }
 
+  /**
+   * Shows {@code key} bound to {@code node} (the API server said so in its answer to a bind) until
+   * the informer delivers the pod; ends the pod's bind in flight.
+   */
+  synchronized void assumeBound(String key, String node) {
+    Pod p = pods.get(key);
+    if (p == null || !p.nodeName().isEmpty()) {
+      endBindLocked(key);
+      return;
+    }
+    putPod(
+        new Pod(
+            p.metadata(),
+            p.schedulerName(),
+            node,
+            p.priority(),
+            p.priorityClassName(),
+            p.preemptionPolicy(),
+            p.nodeSelector(),
+            p.nodeAffinity(),
+            p.podAffinity(),
+            p.podAntiAffinity(),
+            p.tolerations(),
+            p.containers(),
+            p.initContainers(),
+            p.topologySpreadConstraints(),
+            p.overhead(),
+            p.schedulingGates(),
+            p.phase(),
+            p.nominatedNodeName(),
+            p.conditions(),
+            p.volumes()));
+  }
+
   /** What {@link #claimBind} found. */
   record BindClaim(boolean claimed, String overcommit) {
     static final BindClaim CLAIMED = new BindClaim(true, null);

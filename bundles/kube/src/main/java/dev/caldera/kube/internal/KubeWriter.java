@@ -170,6 +170,10 @@ final class KubeWriter {
                     "Successfully assigned " + podKey + " to " + node);
                 return;
               }
+              if (ApiErrors.alreadyAssigned(t)) {
+                alreadyBound(pod, node, t);
+                return;
+              }
               cache.endBind(podKey);
               if (notSent(t)) {
                 counters.bindsDropped.increment();
@@ -178,6 +182,44 @@ final class KubeWriter {
               counters.bindsFailed.increment();
               bindFailed(pod, node, ApiErrors.describe(t));
             });
+  }
+
+  /**
+   * The server says the pod is bound already: an attempt whose answer was lost (a connection cut
+   * with the bind in flight, then a retry) landed, or someone else bound it. Not a failure: the
+   * cache takes the node from the answer (or from the API server when the answer names none) so
+   * that no session decides the pod again before the watch delivers the change.
+   */
+  private void alreadyBound(Pod pod, String node, Throwable t) {
+    String assigned = ApiErrors.assignedNode(t);
+    if (assigned == null) {
+      try {
+        io.fabric8.kubernetes.api.model.Pod live =
+            client.pods().inNamespace(pod.namespace()).withName(pod.name()).get();
+        assigned = live == null || live.getSpec() == null ? null : live.getSpec().getNodeName();
+      } catch (RuntimeException e) {
+        LOG.log(Level.DEBUG, "cannot read {0}: {1}", pod.key(), ApiErrors.describe(e));
+      }
+    }
+    String where = assigned;
+    LOG.log(
+        Level.INFO,
+        () ->
+            "bind of "
+                + pod.key()
+                + " to "
+                + node
+                + ": the pod is already bound"
+                + (where == null ? "" : " to " + where));
+    if (where == null || where.isEmpty()) {
+      cache.endBind(pod.key());
+      informers.resyncPod(pod.key());
+      return;
+    }
+    if (where.equals(node)) {
+      counters.bindsSucceeded.increment();
+    }
+    cache.assumeBound(pod.key(), where);
   }
 
   /** Volcano's bind failure: condition {@code SchedulerError} and a FailedScheduling event. */
