@@ -240,7 +240,27 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   /** As {@link #leaderElection(LeaderElection.Options)}, telling {@code listener} of changes. */
   public LeaderElection leaderElection(
       LeaderElection.Options election, LeaderElection.Listener listener) {
-    LeaderElection le = LeaderElection.start(backend.client(), election, options, listener);
+    LeaderElection.Listener catchUp =
+        new LeaderElection.Listener() {
+          @Override
+          public void startedLeading() {
+            // What happened while another replica led, or while the lease could not be renewed,
+            // may not have reached the informers yet: the first session waits for the catch-up.
+            backend.mayBeBehind();
+            listener.startedLeading();
+          }
+
+          @Override
+          public void stoppedLeading() {
+            listener.stoppedLeading();
+          }
+
+          @Override
+          public void newLeader(String identity) {
+            listener.newLeader(identity);
+          }
+        };
+    LeaderElection le = LeaderElection.start(backend.client(), election, options, catchUp);
     setWriteGate(le::isLeader);
     this.election = le;
     return le;

@@ -2,6 +2,8 @@ package dev.caldera.kube.internal;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.KubernetesResourceList;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeList;
@@ -14,6 +16,7 @@ import io.fabric8.kubernetes.api.model.storage.CSINode;
 import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
+import io.fabric8.kubernetes.client.dsl.Listable;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -26,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The shared informers that feed the {@link ClusterCache}: Nodes, Pods, PriorityClasses,
@@ -44,10 +48,14 @@ final class Informers implements AutoCloseable {
   private final Counters counters;
   private final Map<String, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
   private final List<CompletableFuture<Void>> started = new ArrayList<>();
+  private final Map<String, Supplier<? extends KubernetesResourceList<?>>> listers =
+      new LinkedHashMap<>();
   private SharedIndexInformer<io.fabric8.kubernetes.api.model.Pod> pods;
   private SharedIndexInformer<GenericKubernetesResource> podGroups;
   private SharedIndexInformer<GenericKubernetesResource> queues;
   private SharedIndexInformer<io.fabric8.kubernetes.api.model.PersistentVolumeClaim> claims;
+
+  private volatile Runnable onWatchError = () -> {};
 
   Informers(KubernetesClient client, ClusterCache cache, Counters counters) {
     this.client = client;
@@ -153,6 +161,11 @@ final class Informers implements AutoCloseable {
     }
   }
 
+  /** What to call when a list or watch fails (the cache may fall behind the server). */
+  void onWatchError(Runnable listener) {
+    this.onWatchError = listener;
+  }
+
   /** Whether every informer has listed once. */
   synchronized boolean synced() {
     return !informers.isEmpty() && informers.values().stream().allMatch(i -> i.hasSynced());
@@ -180,6 +193,87 @@ final class Informers implements AutoCloseable {
           }
         });
     return out;
+  }
+
+  /**
+   * The informers that hold less than the API server holds now: the resourceVersion of a quorum
+   * read (a list without a resourceVersion is served from etcd) is the mark. An informer whose
+   * watch has delivered an event at or past it has caught up; one that has not (a quiet kind sees
+   * no events) is compared with a fresh quorum list of its kind: behind when the list holds an
+   * object it lacks or has in an older version, or it holds one the list no longer has from before
+   * the list. After an outage the watches resume from their last resourceVersion, and until they
+   * have replayed what happened meanwhile the cache shows pods pending that the server has bound.
+   *
+   * @throws RuntimeException when the API server cannot be read
+   */
+  List<String> behind() {
+    String mark =
+        client
+            .namespaces()
+            .list(new ListOptionsBuilder().withLimit(1L).build())
+            .getMetadata()
+            .getResourceVersion();
+    Map<String, SharedIndexInformer<?>> now;
+    synchronized (this) {
+      now = new LinkedHashMap<>(informers);
+    }
+    List<String> out = new ArrayList<>();
+    for (Map.Entry<String, SharedIndexInformer<?>> e : now.entrySet()) {
+      SharedIndexInformer<?> informer = e.getValue();
+      if (atOrPast(informer.lastSyncResourceVersion(), mark)) {
+        continue;
+      }
+      if (!holds(informer, listers.get(e.getKey()).get())) {
+        out.add(e.getKey());
+      }
+    }
+    return out;
+  }
+
+  private static boolean holds(SharedIndexInformer<?> informer, KubernetesResourceList<?> fresh) {
+    String listed = fresh.getMetadata() == null ? null : fresh.getMetadata().getResourceVersion();
+    if (listed != null && atOrPast(informer.lastSyncResourceVersion(), listed)) {
+      return true;
+    }
+    java.util.Set<String> keys = new java.util.HashSet<>();
+    for (HasMetadata item : fresh.getItems()) {
+      String key = Cache.metaNamespaceKeyFunc(item);
+      keys.add(key);
+      HasMetadata held = (HasMetadata) informer.getStore().getByKey(key);
+      if (held == null
+          || !atOrPast(
+              held.getMetadata().getResourceVersion(), item.getMetadata().getResourceVersion())) {
+        return false;
+      }
+    }
+    for (Object o : informer.getStore().list()) {
+      HasMetadata held = (HasMetadata) o;
+      if (!keys.contains(Cache.metaNamespaceKeyFunc(held))
+          && (listed == null || !newer(held.getMetadata().getResourceVersion(), listed))) {
+        return false; // deleted before the list, and the informer has not seen it
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Whether resourceVersion {@code rv} is {@code mark} or later. Kubernetes calls them opaque; the
+   * API server's are etcd revisions (integers), and only those are ordered here: any other pair
+   * counts as later only when equal.
+   */
+  static boolean atOrPast(String rv, String mark) {
+    if (rv == null || mark == null) {
+      return false;
+    }
+    try {
+      return Long.parseLong(rv) >= Long.parseLong(mark);
+    } catch (NumberFormatException e) {
+      return rv.equals(mark);
+    }
+  }
+
+  private static boolean newer(String rv, String mark) {
+    return atOrPast(rv, mark) && !rv.equals(mark);
   }
 
   /** Waits until every informer has listed once; false on timeout. */
@@ -262,8 +356,11 @@ final class Informers implements AutoCloseable {
     WatchRetryLog.stopped(counters);
   }
 
-  private <T extends HasMetadata> SharedIndexInformer<T> inform(
-      String name, Class<T> kind, Informable<T> source, Consumer<T> put, Consumer<T> remove) {
+  private <
+          T extends HasMetadata,
+          S extends Informable<T> & Listable<? extends KubernetesResourceList<T>>>
+      SharedIndexInformer<T> inform(
+          String name, Class<T> kind, S source, Consumer<T> put, Consumer<T> remove) {
     if (kind != GenericKubernetesResource.class) {
       // A watch event names its object's kind; the client reads it as this class only when the
       // kind is registered (Clients#serialization searches no class path).
@@ -275,12 +372,14 @@ final class Informers implements AutoCloseable {
     informer.exceptionHandler(
         (isStarted, t) -> {
           counters.watchErrors.increment();
+          onWatchError.run();
           LOG.log(
               Level.WARNING,
               () -> "informer " + name + ": " + ApiErrors.describe(t) + "; retrying with backoff");
           return true;
         });
     informers.put(name, informer);
+    listers.put(name, source::list);
     started.add(informer.start().toCompletableFuture());
     return informer;
   }

@@ -73,6 +73,15 @@ public final class KubeBackend implements AutoCloseable {
   private final KubeWriter writer;
   private final MetricsPoller metrics;
   private final boolean ownsClient;
+
+  /**
+   * Counts the events after which the cache may be behind the API server (a watch down or failing,
+   * the lease taken again); {@link #caughtUp} is the count the last catch-up check passed at.
+   */
+  private final java.util.concurrent.atomic.AtomicLong mayBeBehind =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  private volatile long caughtUp;
   private ScheduledExecutorService poller;
   private final ScheduledExecutorService throttleTimer =
       Executors.newSingleThreadScheduledExecutor(
@@ -120,6 +129,22 @@ public final class KubeBackend implements AutoCloseable {
     this.writer =
         new KubeWriter(client, cache, informers, writes, events, statusThrottle, counters, clock);
     this.metrics = new MetricsPoller(client, cache);
+    informers.onWatchError(this::mayBeBehind);
+    writer.setGate(this::current);
+    writer.onUnknownOutcome(this::mayBeBehind);
+  }
+
+  /**
+   * The cache may be behind the API server (a watch went down, the lease was taken again): no
+   * session starts and no bind is sent until {@link #status()} has seen every informer catch up.
+   */
+  public void mayBeBehind() {
+    mayBeBehind.incrementAndGet();
+  }
+
+  /** Whether the cache is known to hold what the API server held after the last reconnect. */
+  boolean current() {
+    return caughtUp == mayBeBehind.get();
   }
 
   public KubernetesClient client() {
@@ -237,9 +262,39 @@ public final class KubeBackend implements AutoCloseable {
               + " to list"
               + (onlyVolcano ? " (are Volcano's Queue and PodGroup CRDs installed?)" : ""));
     }
+    List<String> down = informers.notWatching();
+    if (!down.isEmpty()) {
+      mayBeBehind();
+      return SourceStatus.notReady(
+          "the watches of "
+              + String.join(", ", down)
+              + " are down (is the API server reachable?); sessions wait until they are back and"
+              + " have caught up");
+    }
     if (!cache.awaitListsDelivered(DELIVERY_WAIT.toNanos())) {
       return SourceStatus.notReady(
           "the cache is still receiving the list of " + String.join(", ", cache.listing()));
+    }
+    long marked = mayBeBehind.get();
+    if (caughtUp != marked) {
+      List<String> behind;
+      try {
+        behind = informers.behind();
+      } catch (RuntimeException e) {
+        return SourceStatus.notReady(
+            "cannot read the API server to check that the informers have caught up: "
+                + ApiErrors.describe(e));
+      }
+      if (!behind.isEmpty()) {
+        return SourceStatus.notReady(
+            "catching up with the API server after a reconnect: the informers of "
+                + String.join(", ", behind)
+                + " are behind it");
+      }
+      caughtUp = marked;
+      if (mayBeBehind.get() != marked) {
+        return SourceStatus.notReady("catching up with the API server after a reconnect");
+      }
     }
     return SourceStatus.ready();
   }
@@ -283,8 +338,13 @@ public final class KubeBackend implements AutoCloseable {
     writer.setVolumeBindTimeout(timeout);
   }
 
+  /**
+   * Writes are sent while {@code gate} is true and the cache is current: a session decided before a
+   * reconnect, or a bind waiting in the queue, is not sent on a view the reconnect made stale (the
+   * pod stays pending and the next session, after the catch-up, decides it again).
+   */
   public void setWriteGate(BooleanSupplier gate) {
-    writer.setGate(gate);
+    writer.setGate(() -> current() && gate.getAsBoolean());
   }
 
   /** What to call when a change arrives that a session may act on; null for nothing. */

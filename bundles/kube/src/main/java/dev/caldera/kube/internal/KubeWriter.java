@@ -54,6 +54,7 @@ final class KubeWriter {
   private final VolumeBinder volumes;
   private final WriteThrottle throttle;
   private volatile BooleanSupplier gate = () -> true;
+  private volatile Runnable onUnknownOutcome = () -> {};
   private volatile boolean evictionApiServed = true;
   private volatile boolean podGroupStatusSubresource = true;
 
@@ -80,6 +81,14 @@ final class KubeWriter {
   /** How long a bind waits for its pod's claims to be bound (default 600 s, as kube-scheduler). */
   void setVolumeBindTimeout(java.time.Duration timeout) {
     volumes.setTimeout(timeout);
+  }
+
+  /**
+   * What to call when a bind got no answer or a server error: the server may have committed it (or
+   * not), and the cache cannot tell until the informers have caught up.
+   */
+  void onUnknownOutcome(Runnable listener) {
+    this.onUnknownOutcome = Objects.requireNonNull(listener);
   }
 
   /** Writes are sent only while {@code gate} is true (the leader check). */
@@ -178,6 +187,10 @@ final class KubeWriter {
               if (notSent(t)) {
                 counters.bindsDropped.increment();
                 return;
+              }
+              int code = ApiErrors.code(t);
+              if (code == 0 || code >= 500) {
+                onUnknownOutcome.run();
               }
               counters.bindsFailed.increment();
               bindFailed(pod, node, ApiErrors.describe(t));
