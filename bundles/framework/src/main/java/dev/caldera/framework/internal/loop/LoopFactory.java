@@ -67,6 +67,11 @@ public final class LoopFactory {
       this.writer = writer;
     }
 
+    /** See {@link SchedulingLoop#shuttingDown}. */
+    public void shuttingDown(java.util.function.BooleanSupplier shuttingDown) {
+      loop.shuttingDown(shuttingDown);
+    }
+
     /** What the loop reports. */
     public SchedulerMonitor monitor() {
       return state;

@@ -28,6 +28,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -117,6 +118,7 @@ public final class SchedulingLoop {
   private final RegistryWatch registryWatch = new RegistryWatch();
   private final PodDigests podDigests = new PodDigests();
   private final Runnable onFinished;
+  private volatile BooleanSupplier shuttingDown = () -> false;
   private ScheduledExecutorService executor;
   private Instant lastStatus;
   private long sessionsAtLastStatus;
@@ -280,6 +282,10 @@ public final class SchedulingLoop {
       List<String> missingPlugins = new ArrayList<>();
       List<String> reasons = missing(conf, plugins, missingPlugins);
       if (!reasons.isEmpty()) {
+        // Plugins stopping with the framework are not missing: no hold is reported for them.
+        if (!missingPlugins.isEmpty() && shuttingDown.getAsBoolean()) {
+          return false;
+        }
         state.hold(reasons, missingPlugins);
         return false;
       }
@@ -331,6 +337,15 @@ public final class SchedulingLoop {
     out.addAll(reasons);
     return out;
   }
+
+  /**
+   * What says the whole framework is shutting down (its bundles stopping one by one): meanwhile a
+   * plugin that disappears is not reported as missing.
+   */
+  public void shuttingDown(BooleanSupplier shuttingDown) {
+    this.shuttingDown = shuttingDown;
+  }
+
 
   /**
    * Reports each object a session refused (a quantity out of bounds, a storage object Kubernetes

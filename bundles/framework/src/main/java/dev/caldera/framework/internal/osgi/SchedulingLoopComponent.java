@@ -11,6 +11,7 @@ import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.BundleException;
 import org.osgi.framework.ServiceRegistration;
@@ -126,6 +127,8 @@ public final class SchedulingLoopComponent {
             writer,
             () -> checker,
             onFinished);
+    Bundle framework = context.getBundle(0L);
+    running.shuttingDown(() -> framework != null && framework.getState() == Bundle.STOPPING);
     registration = context.registerService(SchedulerMonitor.class, running.monitor(), null);
     insightRegistration = context.registerService(QueueInsight.class, running.insight(), null);
   }

@@ -143,6 +143,21 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void cycle_whileTheFrameworkShutsDown_reportsNoHoldForAPluginThatStopped() throws IOException {
+    registry.add(quota, "quota-bundle 1.0.0");
+    SchedulingLoop loop = loop();
+    assertThat(loop.cycle()).isTrue();
+
+    loop.shuttingDown(() -> true);
+    registry.remove("quota");
+
+    assertThat(loop.cycle()).isFalse();
+    assertThat(cluster.applied).hasSize(1);
+    assertThat(reasons("SchedulingHeld")).isEmpty();
+    assertThat(state.health().state()).isNotEqualTo("holding");
+  }
+
+  @Test
   void cycle_holdsWhileAConfPluginIsMissing_andResumesWhenItIsLoaded() throws IOException {
     SchedulingLoop loop = loop();
 
