@@ -130,6 +130,16 @@ public final class LeaderElection implements AutoCloseable {
     if (failure != null) {
       return SourceStatus.notReady(failure);
     }
+    String expired = elector.expiredHolder();
+    if (expired != null) {
+      // Nobody leads until this replica's next attempt takes the lease: not all green meanwhile.
+      return SourceStatus.notReady(
+          "nobody leads: the lease "
+              + elector.lease()
+              + " expired without "
+              + expired
+              + " renewing it; taking it over");
+    }
     String holder = elector.leader();
     return SourceStatus.standby(
         holder == null || holder.isEmpty() || holder.equals(elector.identity())

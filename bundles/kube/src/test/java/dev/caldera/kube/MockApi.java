@@ -141,6 +141,11 @@ public final class MockApi implements AutoCloseable {
     return c;
   }
 
+  /** See {@link FaultyDispatcher#fail}. */
+  public void failRequests(String method, String pathSuffix, int code, int times) {
+    dispatcher.fail(method, pathSuffix, code, times);
+  }
+
   /** Every request whose path contains {@code part} fails with 500 until {@link #clearFaults}. */
   public void failAll(String part) {
     dispatcher.failAll(part);

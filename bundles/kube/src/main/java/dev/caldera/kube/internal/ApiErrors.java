@@ -87,6 +87,26 @@ public final class ApiErrors {
     return m.find() ? m.group(1) : null;
   }
 
+  /**
+   * Whether a request that failed with {@code t} may still have been carried out: no answer (the
+   * connection failed or timed out) or a server error.
+   */
+  public static boolean outcomeUnknown(Throwable t) {
+    int code = code(t);
+    if (code >= 500) {
+      return true;
+    }
+    if (code > 0) {
+      return false;
+    }
+    for (Throwable x = cause(t); x != null; x = x.getCause()) {
+      if (x instanceof java.io.IOException || x instanceof KubernetesClientException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static String message(Throwable t) {
     for (Throwable x = cause(t); x != null; x = x.getCause()) {
       if (x instanceof KubernetesClientException k && k.getCode() > 0) {

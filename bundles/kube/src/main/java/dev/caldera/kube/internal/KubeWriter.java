@@ -188,8 +188,7 @@ final class KubeWriter {
                 counters.bindsDropped.increment();
                 return;
               }
-              int code = ApiErrors.code(t);
-              if (code == 0 || code >= 500) {
+              if (ApiErrors.outcomeUnknown(t)) {
                 onUnknownOutcome.run();
               }
               counters.bindsFailed.increment();

@@ -53,6 +53,11 @@ public final class LeaseElector implements AutoCloseable {
   private volatile String leader;
   private volatile String lastError;
   private volatile boolean failing;
+  private volatile long unreachableNanos;
+  private volatile boolean unreachableSeen;
+  private volatile String observedHolder;
+  private volatile String observedRenewTime;
+  private volatile long observedNanos;
   private final LongAdder errors = new LongAdder();
   private CompletableFuture<?> running;
   private boolean closed;
@@ -151,6 +156,27 @@ public final class LeaseElector implements AutoCloseable {
    */
   public String failure() {
     return failing ? lastError : null;
+  }
+
+  /**
+   * How long after the API server last failed to answer (or answered 5xx) an HTTP 403 is read as
+   * the server starting: a restarted kube-apiserver answers 403 until it has loaded its RBAC
+   * policy, a few seconds. A 403 that lasts longer is the RBAC it says it is.
+   */
+  static final Duration STARTING = Duration.ofSeconds(30);
+
+  /**
+   * Who held the lease when it expired without being renewed (the holder died), or null: the record
+   * last read, by another replica, has not changed for a lease duration (measured here, as
+   * client-go does, not from the holder's clock). Until this replica's next attempt takes it (one
+   * retry period at most) nobody leads.
+   */
+  public String expiredHolder() {
+    String holder = observedHolder;
+    if (leading || holder == null || holder.isEmpty() || holder.equals(identity)) {
+      return null;
+    }
+    return nanoClock.getAsLong() - observedNanos >= leaseDuration.toNanos() ? holder : null;
   }
 
   /** Failed attempts to read, take or renew the lease since start. */
@@ -261,6 +287,7 @@ public final class LeaseElector implements AutoCloseable {
         failed("read", e);
         throw e;
       }
+      observe(r);
       if (r != null && r.getHolderIdentity() != null && !identity.equals(r.getHolderIdentity())) {
         ok(); // another replica holds it: this attempt ends here, without a write
       }
@@ -289,6 +316,17 @@ public final class LeaseElector implements AutoCloseable {
       renewed(r);
     }
 
+    private void observe(LeaderElectionRecord r) {
+      String holder = r == null ? null : r.getHolderIdentity();
+      String renewTime = r == null || r.getRenewTime() == null ? null : r.getRenewTime().toString();
+      if (!Objects.equals(holder, observedHolder)
+          || !Objects.equals(renewTime, observedRenewTime)) {
+        observedHolder = holder;
+        observedRenewTime = renewTime;
+        observedNanos = readAt;
+      }
+    }
+
     private void renewed(LeaderElectionRecord r) {
       if (identity.equals(r.getHolderIdentity())) {
         lastRenewNanos = readAt;
@@ -302,7 +340,24 @@ public final class LeaseElector implements AutoCloseable {
 
     private void failed(String what, RuntimeException e) {
       errors.increment();
-      String text = "cannot " + what + " the lease " + lease() + ": " + ApiErrors.describe(e);
+      int code = ApiErrors.code(e);
+      long now = nanoClock.getAsLong();
+      String text;
+      if (code == 403 && unreachableSeen && now - unreachableNanos < STARTING.toNanos()) {
+        text =
+            "the API server is starting (it answers HTTP 403 until it has loaded its RBAC"
+                + " policy): cannot "
+                + what
+                + " the lease "
+                + lease()
+                + " yet";
+      } else {
+        if (code == 0 || code >= 500) {
+          unreachableSeen = true;
+          unreachableNanos = now;
+        }
+        text = "cannot " + what + " the lease " + lease() + ": " + ApiErrors.describe(e);
+      }
       if (!text.equals(lastError) || !failing) {
         LOG.log(Level.WARNING, text);
       }

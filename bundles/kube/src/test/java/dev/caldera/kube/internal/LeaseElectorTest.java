@@ -62,6 +62,85 @@ class LeaseElectorTest {
     }
   }
 
+  private LeaseElector elector(AtomicLong now) {
+    return new LeaseElector(
+        api.client(),
+        "ns",
+        "lease",
+        "me",
+        Duration.ofSeconds(15),
+        Duration.ofSeconds(10),
+        Duration.ofMillis(50),
+        QUIET,
+        now::get);
+  }
+
+  @Test
+  void a403RightAfterTheServerWasUnreachable_readsAsTheServerStarting_andLaterAsRbac() {
+    AtomicLong now = new AtomicLong();
+    try (LeaseElector e = elector(now)) {
+      api.failAll("/leases/lease");
+      e.start();
+      await("an unanswered read", () -> e.failure() != null);
+      api.clearFaults();
+      api.failRequests("GET", "/leases/lease", 403, -1);
+      await(
+          "the 403 read as the server starting",
+          () -> e.failure() != null && e.failure().startsWith("the API server is starting"));
+      assertThat(e.failure()).contains("ns/lease");
+
+      now.set(LeaseElector.STARTING.toNanos());
+      await(
+          "the lasting 403 read as RBAC",
+          () -> e.failure() != null && e.failure().startsWith("cannot read the lease ns/lease"));
+      assertThat(e.failure()).contains("HTTP 403");
+      api.clearFaults();
+    }
+  }
+
+  @Test
+  void a403WithoutAnOutage_readsAsRbac() {
+    AtomicLong now = new AtomicLong();
+    api.failRequests("GET", "/leases/lease", 403, -1);
+    try (LeaseElector e = elector(now)) {
+      e.start();
+      await("a failed read", () -> e.failure() != null);
+      assertThat(e.failure()).startsWith("cannot read the lease ns/lease: HTTP 403");
+      api.clearFaults();
+    }
+  }
+
+  @Test
+  void aLeaseNobodyRenews_isExpiredAfterTheLeaseDuration_seenFromThisReplica() {
+    AtomicLong now = new AtomicLong();
+    api.client()
+        .leases()
+        .inNamespace("ns")
+        .resource(
+            new io.fabric8.kubernetes.api.model.coordination.v1.LeaseBuilder()
+                .withNewMetadata()
+                .withName("lease")
+                .endMetadata()
+                .withNewSpec()
+                .withHolderIdentity("dead")
+                .withLeaseDurationSeconds(15)
+                .withAcquireTime(java.time.ZonedDateTime.now())
+                .withRenewTime(java.time.ZonedDateTime.now())
+                .withLeaseTransitions(0)
+                .endSpec()
+                .build())
+        .create();
+    try (LeaseElector e = elector(now)) {
+      e.start();
+      await("the holder seen", () -> "dead".equals(e.leader()));
+      assertThat(e.expiredHolder()).isNull();
+      now.set(Duration.ofSeconds(15).toNanos() - 1);
+      assertThat(e.expiredHolder()).isNull();
+      now.set(Duration.ofSeconds(15).toNanos());
+      assertThat(e.expiredHolder()).isEqualTo("dead");
+    }
+  }
+
   @Test
   void timings_mustLeaveTheDeadlineInsideTheLease() {
     assertThatThrownBy(
