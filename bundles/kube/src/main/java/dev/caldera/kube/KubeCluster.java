@@ -25,7 +25,8 @@ import java.util.function.BooleanSupplier;
  * #snapshot()} copies it (no API call), with the simulator's admission defaults (priorities,
  * implicit pod groups, the default queue). Pods of the configured scheduler names are scheduled;
  * pods of other schedulers only occupy their nodes. Node usage comes from {@code metrics.k8s.io}
- * when it is served. A dropped watch is re-established while sessions go on with the last state.
+ * when it is served. A dropped watch is re-established; {@link #status()} is not ready while a
+ * watch is down and, after a reconnect, until every informer has caught up with the server.
  *
  * <p>Writing: {@link #apply} returns at once; binds ({@code pods/binding}), evictions (Eviction
  * API, else delete), pod conditions, pod group and queue status and events are sent by a bounded

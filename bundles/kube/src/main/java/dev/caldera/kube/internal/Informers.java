@@ -37,7 +37,8 @@ import java.util.function.Supplier;
  * StorageClasses, CSINodes, and Volcano's Queues and PodGroups.
  *
  * <p>Every list or watch failure is retried (fabric8's default gives up on a failed watch or a
- * failed first list); meanwhile the cache keeps the last state it saw, so sessions go on with it.
+ * failed first list); meanwhile the cache keeps the last state it saw, and {@link #behind} tells
+ * when, after a reconnect, it holds what the server holds again.
  */
 final class Informers implements AutoCloseable {
 
