@@ -6,6 +6,7 @@ import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.loop.ClusterExport;
+import dev.caldera.kube.internal.ApiTrouble;
 import dev.caldera.kube.internal.Clients;
 import dev.caldera.kube.internal.KubeBackend;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,8 +26,9 @@ import java.util.function.BooleanSupplier;
  * #snapshot()} copies it (no API call), with the simulator's admission defaults (priorities,
  * implicit pod groups, the default queue). Pods of the configured scheduler names are scheduled;
  * pods of other schedulers only occupy their nodes. Node usage comes from {@code metrics.k8s.io}
- * when it is served. A dropped watch is re-established; {@link #status()} is not ready while a
- * watch is down and, after a reconnect, until every informer has caught up with the server.
+ * when it is served. A dropped watch is re-established; once the API server was out of reach (a
+ * request without an answer, a read answered 5xx), {@link #status()} is not ready until every
+ * informer has caught up with the server.
  *
  * <p>Writing: {@link #apply} returns at once; binds ({@code pods/binding}), evictions (Eviction
  * API, else delete), pod conditions, pod group and queue status and events are sent by a bounded
@@ -54,22 +56,33 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
    * @throws IOException if the kubeconfig cannot be read
    */
   public static KubeCluster connect(KubeOptions options) throws IOException {
+    ApiTrouble trouble = new ApiTrouble();
     KubernetesClient client =
         Clients.create(
             options.kubeconfig(),
             options.context(),
             options.apiQps(),
             options.apiBurst(),
-            options.httpWatches());
-    return start(client, true, options);
+            options.httpWatches(),
+            trouble);
+    return start(client, true, options, trouble);
   }
 
   /** A cluster on an existing client (tests); closing the cluster leaves the client open. */
   static KubeCluster connect(KubernetesClient client, KubeOptions options) {
-    return start(client, false, options);
+    return start(client, false, options, new ApiTrouble());
   }
 
-  private static KubeCluster start(KubernetesClient client, boolean owns, KubeOptions options) {
+  /**
+   * A cluster on an existing client built with {@code trouble} on its HTTP clients ({@link
+   * ApiTrouble#on}); closing the cluster leaves the client open.
+   */
+  static KubeCluster connect(KubernetesClient client, ApiTrouble trouble, KubeOptions options) {
+    return start(client, false, options, trouble);
+  }
+
+  private static KubeCluster start(
+      KubernetesClient client, boolean owns, KubeOptions options, ApiTrouble trouble) {
     KubeBackend backend =
         new KubeBackend(
             client,
@@ -84,6 +97,7 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
                 options.reportingController(),
                 options.identity()),
             Clock.systemUTC());
+    trouble.listen(backend::mayBeBehind);
     backend.start();
     return new KubeCluster(backend, options);
   }
@@ -125,11 +139,6 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   /** The informers that have not listed yet, e.g. {@code queues} when Volcano's CRDs are absent. */
   public List<String> unsynced() {
     return backend.unsynced();
-  }
-
-  /** The informers whose watch is down right now (being re-established). */
-  public List<String> notWatching() {
-    return backend.notWatching();
   }
 
   /** Whether the metrics API answered the last time it was read. */
@@ -241,27 +250,10 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   /** As {@link #leaderElection(LeaderElection.Options)}, telling {@code listener} of changes. */
   public LeaderElection leaderElection(
       LeaderElection.Options election, LeaderElection.Listener listener) {
-    LeaderElection.Listener catchUp =
-        new LeaderElection.Listener() {
-          @Override
-          public void startedLeading() {
-            // What happened while another replica led, or while the lease could not be renewed,
-            // may not have reached the informers yet: the first session waits for the catch-up.
-            backend.mayBeBehind();
-            listener.startedLeading();
-          }
-
-          @Override
-          public void stoppedLeading() {
-            listener.stoppedLeading();
-          }
-
-          @Override
-          public void newLeader(String identity) {
-            listener.newLeader(identity);
-          }
-        };
-    LeaderElection le = LeaderElection.start(backend.client(), election, options, catchUp);
+    // A lease request that got no answer means the API server was out of reach: the watches may
+    // have missed what happened meanwhile, and the first session after waits for the catch-up.
+    LeaderElection le =
+        LeaderElection.start(backend.client(), election, options, listener, backend::mayBeBehind);
     setWriteGate(le::isLeader);
     this.election = le;
     return le;

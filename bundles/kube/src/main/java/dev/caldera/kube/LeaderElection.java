@@ -72,7 +72,11 @@ public final class LeaderElection implements AutoCloseable {
   }
 
   static LeaderElection start(
-      KubernetesClient client, Options options, KubeOptions kube, Listener listener) {
+      KubernetesClient client,
+      Options options,
+      KubeOptions kube,
+      Listener listener,
+      Runnable serverUnreachable) {
     LeaseElector elector =
         new LeaseElector(
             client,
@@ -96,6 +100,11 @@ public final class LeaderElection implements AutoCloseable {
               @Override
               public void newLeader(String identity) {
                 listener.newLeader(identity);
+              }
+
+              @Override
+              public void serverUnreachable() {
+                serverUnreachable.run();
               }
             });
     elector.start();

@@ -78,13 +78,21 @@ class KubeClusterOutageTest {
 
       cluster.apply(binds(List.of("ns1/a")));
       await("the bind of a sent", down::get);
-      bindA();
+      // The connections drop; the watches reconnect but hear nothing of what the server does.
       api.dispatcher.dropWatches();
+      bindA();
       assertThat(cluster.awaitWritesIdle(Duration.ofSeconds(10))).isTrue();
       int sentForA = api.dispatcher.count("POST", "/namespaces/ns1/pods/a/binding");
 
       // The server is back; the watches are connected but behind it.
       down.set(false);
+      System.err.println(
+          "DEBUG status "
+              + cluster.status()
+              + " pending "
+              + pending(cluster)
+              + " failed "
+              + cluster.counters());
       for (int i = 0; i < 5; i++) {
         assertThat(cluster.status().isReady()).isFalse();
         session(cluster);

@@ -3,6 +3,7 @@ package dev.caldera.kube;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.caldera.kube.internal.ApiTrouble;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -109,6 +110,13 @@ public final class MockApi implements AutoCloseable {
   }
 
   private KubernetesClient client(java.util.concurrent.Executor taskExecutor, String userAgent) {
+    return client(taskExecutor, userAgent, new JdkHttpClientFactory());
+  }
+
+  private KubernetesClient client(
+      java.util.concurrent.Executor taskExecutor,
+      String userAgent,
+      io.fabric8.kubernetes.client.http.HttpClient.Factory http) {
     Config config =
         new ConfigBuilder(Config.empty())
             .withMasterUrl(server.url("/"))
@@ -124,9 +132,7 @@ public final class MockApi implements AutoCloseable {
       config.setUserAgent(userAgent);
     }
     KubernetesClientBuilder builder =
-        new KubernetesClientBuilder()
-            .withConfig(config)
-            .withHttpClientFactory(new JdkHttpClientFactory());
+        new KubernetesClientBuilder().withConfig(config).withHttpClientFactory(http);
     if (taskExecutor != null) {
       builder.withTaskExecutor(taskExecutor);
     }
@@ -174,7 +180,14 @@ public final class MockApi implements AutoCloseable {
   KubeCluster cluster(String identity, java.util.function.Consumer<KubeOptions.Builder> options) {
     KubeOptions.Builder b = testOptions(identity);
     options.accept(b);
-    return KubeCluster.connect(schedulerClient(null), b.build());
+    // As Clients#create has it: every answer the client gets is seen for server errors.
+    ApiTrouble trouble = new ApiTrouble();
+    KubernetesClient client =
+        client(
+            null,
+            dev.caldera.kube.internal.Clients.USER_AGENT,
+            trouble.on(new JdkHttpClientFactory()));
+    return KubeCluster.connect(client, trouble, b.build());
   }
 
   /** Test timings: quick backoff, no metrics polling. */

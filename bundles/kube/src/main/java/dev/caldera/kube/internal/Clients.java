@@ -157,6 +157,18 @@ public final class Clients {
   public static KubernetesClient create(
       Path kubeconfig, String context, double qps, int burst, boolean httpWatches)
       throws IOException {
+    return create(kubeconfig, context, qps, burst, httpWatches, new ApiTrouble());
+  }
+
+  /** As {@link #create(Path, String, double, int, boolean)}, telling {@code trouble} of 5xx. */
+  public static KubernetesClient create(
+      Path kubeconfig,
+      String context,
+      double qps,
+      int burst,
+      boolean httpWatches,
+      ApiTrouble trouble)
+      throws IOException {
     if (kubeconfig != null && !Files.isReadable(kubeconfig)) {
       throw new IOException("cannot read the kubeconfig " + kubeconfig);
     }
@@ -180,7 +192,7 @@ public final class Clients {
       return new KubernetesClientBuilder()
           .withConfig(config)
           .withKubernetesSerialization(serialization)
-          .withHttpClientFactory(RateLimit.factory(qps, burst))
+          .withHttpClientFactory(trouble.on(RateLimit.factory(qps, burst)))
           .withTaskExecutorSupplier(new TaskThreads())
           .build();
     } finally {

@@ -184,18 +184,6 @@ final class Informers implements AutoCloseable {
     return out;
   }
 
-  /** Names of the informers whose watch is down right now (they are re-establishing it). */
-  synchronized List<String> notWatching() {
-    List<String> out = new ArrayList<>();
-    informers.forEach(
-        (name, i) -> {
-          if (!i.isWatching()) {
-            out.add(name);
-          }
-        });
-    return out;
-  }
-
   /**
    * The informers that hold less than the API server holds now: the resourceVersion of a quorum
    * read (a list without a resourceVersion is served from etcd) is the mark. An informer whose
@@ -205,7 +193,8 @@ final class Informers implements AutoCloseable {
    * the list. After an outage the watches resume from their last resourceVersion, and until they
    * have replayed what happened meanwhile the cache shows pods pending that the server has bound.
    *
-   * @throws RuntimeException when the API server cannot be read
+   * @throws CatchUpFailed when a kind cannot be listed
+   * @throws RuntimeException when the API server cannot be read at all
    */
   List<String> behind() {
     String mark =
@@ -224,11 +213,26 @@ final class Informers implements AutoCloseable {
       if (atOrPast(informer.lastSyncResourceVersion(), mark)) {
         continue;
       }
-      if (!holds(informer, listers.get(e.getKey()).get())) {
+      KubernetesResourceList<?> fresh;
+      try {
+        fresh = listers.get(e.getKey()).get();
+      } catch (RuntimeException x) {
+        throw new CatchUpFailed(e.getKey(), x);
+      }
+      if (!holds(informer, fresh)) {
         out.add(e.getKey());
       }
     }
     return out;
+  }
+
+  /** A list {@link #behind} needed failed; names the kind. */
+  static final class CatchUpFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    CatchUpFailed(String kind, RuntimeException cause) {
+      super("cannot list " + kind + ": " + ApiErrors.describe(cause), cause);
+    }
   }
 
   private static boolean holds(SharedIndexInformer<?> informer, KubernetesResourceList<?> fresh) {

@@ -75,8 +75,9 @@ public final class KubeBackend implements AutoCloseable {
   private final boolean ownsClient;
 
   /**
-   * Counts the events after which the cache may be behind the API server (a watch down or failing,
-   * the lease taken again); {@link #caughtUp} is the count the last catch-up check passed at.
+   * Counts the events after which the cache may be behind the API server (an informer's list or
+   * watch failing, a bind or a lease request without an answer); {@link #caughtUp} is the count the
+   * last catch-up check passed at.
    */
   private final java.util.concurrent.atomic.AtomicLong mayBeBehind =
       new java.util.concurrent.atomic.AtomicLong();
@@ -135,8 +136,8 @@ public final class KubeBackend implements AutoCloseable {
   }
 
   /**
-   * The cache may be behind the API server (a watch went down, the lease was taken again): no
-   * session starts and no bind is sent until {@link #status()} has seen every informer catch up.
+   * The cache may be behind the API server (it was out of reach for a while): no session starts and
+   * no bind is sent until {@link #status()} has seen every informer catch up.
    */
   public void mayBeBehind() {
     mayBeBehind.incrementAndGet();
@@ -217,10 +218,6 @@ public final class KubeBackend implements AutoCloseable {
     return informers.unsynced();
   }
 
-  public List<String> notWatching() {
-    return informers.notWatching();
-  }
-
   /** The objects the informers hold, as a scenario file (see {@link ScenarioExporter}). */
   public String exportScenario(dev.caldera.framework.loop.ClusterExport.Request request) {
     return new ScenarioExporter(
@@ -262,15 +259,6 @@ public final class KubeBackend implements AutoCloseable {
               + " to list"
               + (onlyVolcano ? " (are Volcano's Queue and PodGroup CRDs installed?)" : ""));
     }
-    List<String> down = informers.notWatching();
-    if (!down.isEmpty()) {
-      mayBeBehind();
-      return SourceStatus.notReady(
-          "the watches of "
-              + String.join(", ", down)
-              + " are down (is the API server reachable?); sessions wait until they are back and"
-              + " have caught up");
-    }
     if (!cache.awaitListsDelivered(DELIVERY_WAIT.toNanos())) {
       return SourceStatus.notReady(
           "the cache is still receiving the list of " + String.join(", ", cache.listing()));
@@ -280,6 +268,10 @@ public final class KubeBackend implements AutoCloseable {
       List<String> behind;
       try {
         behind = informers.behind();
+      } catch (Informers.CatchUpFailed e) {
+        return SourceStatus.notReady(
+            "cannot check that the informers have caught up with the API server: "
+                + e.getMessage());
       } catch (RuntimeException e) {
         return SourceStatus.notReady(
             "cannot read the API server to check that the informers have caught up: "

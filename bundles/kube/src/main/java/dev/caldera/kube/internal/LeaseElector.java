@@ -36,6 +36,12 @@ public final class LeaseElector implements AutoCloseable {
     void stoppedLeading();
 
     void newLeader(String identity);
+
+    /**
+     * A lease request got no answer, a server error, or the 403 of a server still starting: the API
+     * server was out of reach, and what the informers hold may be behind it.
+     */
+    default void serverUnreachable() {}
   }
 
   private final KubernetesClient client;
@@ -344,6 +350,7 @@ public final class LeaseElector implements AutoCloseable {
       long now = nanoClock.getAsLong();
       String text;
       if (code == 403 && unreachableSeen && now - unreachableNanos < STARTING.toNanos()) {
+        callbacks.serverUnreachable();
         text =
             "the API server is starting (it answers HTTP 403 until it has loaded its RBAC"
                 + " policy): cannot "
@@ -355,6 +362,7 @@ public final class LeaseElector implements AutoCloseable {
         if (code == 0 || code >= 500) {
           unreachableSeen = true;
           unreachableNanos = now;
+          callbacks.serverUnreachable();
         }
         text = "cannot " + what + " the lease " + lease() + ": " + ApiErrors.describe(e);
       }
