@@ -99,6 +99,48 @@ class LeaseElectorTest {
   }
 
   @Test
+  void aLeaseRequestAnswered5xx_saysTheServerWasOutOfReach_butA403WithoutAnOutageDoesNot() {
+    AtomicLong unreachable = new AtomicLong();
+    LeaseElector.Callbacks counting =
+        new LeaseElector.Callbacks() {
+          @Override
+          public void startedLeading() {}
+
+          @Override
+          public void stoppedLeading() {}
+
+          @Override
+          public void newLeader(String identity) {}
+
+          @Override
+          public void serverUnreachable() {
+            unreachable.incrementAndGet();
+          }
+        };
+    api.failRequests("GET", "/leases/lease", 403, -1);
+    try (LeaseElector e =
+        new LeaseElector(
+            api.client(),
+            "ns",
+            "lease",
+            "me",
+            Duration.ofSeconds(15),
+            Duration.ofSeconds(10),
+            Duration.ofMillis(50),
+            counting,
+            new AtomicLong()::get)) {
+      e.start();
+      int before = api.requests("GET", "/leases/lease");
+      await("two refused reads", () -> api.requests("GET", "/leases/lease") > before + 1);
+      assertThat(unreachable.get()).as("403 without an outage: RBAC, not an outage").isZero();
+      api.clearFaults();
+      api.failAll("/leases/lease");
+      await("the 5xx heard as the server out of reach", () -> unreachable.get() > 0);
+      api.clearFaults();
+    }
+  }
+
+  @Test
   void a403WithoutAnOutage_readsAsRbac() {
     AtomicLong now = new AtomicLong();
     api.failRequests("GET", "/leases/lease", 403, -1);

@@ -346,7 +346,6 @@ public final class SchedulingLoop {
     this.shuttingDown = shuttingDown;
   }
 
-
   /**
    * Reports each object a session refused (a quantity out of bounds, a storage object Kubernetes
    * would not hold or bind) once while it stays so.
