@@ -2,23 +2,41 @@ package dev.caldera.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarEntry;
 import java.util.jar.JarInputStream;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +56,19 @@ class PluginArchetypeIT {
 
   private static final long BUILD_TIMEOUT_MINUTES = 10;
   private static final String TOKEN = "archetype-it";
+  private static final ResourceDefinitionContext PLUGIN_BUNDLES =
+      new ResourceDefinitionContext.Builder()
+          .withGroup("caldera.dev")
+          .withVersion("v1alpha1")
+          .withKind("PluginBundle")
+          .withPlural("pluginbundles")
+          .withNamespaced(true)
+          .build();
+
+  /** The generated project, built once for both tests. */
+  @TempDir static Path build;
+
+  private static byte[] jar;
 
   @TempDir Path tmp;
 
@@ -51,9 +82,9 @@ class PluginArchetypeIT {
     }
   }
 
-  @Test
-  void aGeneratedPluginProject_buildsAndTests_andItsJarServesSessionsInCalderaRun()
-      throws Exception {
+  /** archetype:generate, then mvn verify of the generated project: all its tests pass. */
+  @BeforeAll
+  static void generateAndBuild() throws Exception {
     Path repository = Path.of(System.getProperty("caldera.m2.repository"));
     String version = System.getProperty("caldera.version");
     List<String> installed =
@@ -69,7 +100,7 @@ class PluginArchetypeIT {
             "caldera-plugin-archetype");
 
     long started = System.nanoTime();
-    Path work = Files.createDirectories(tmp.resolve("work"));
+    Path work = Files.createDirectories(build.resolve("work"));
     mvn(
         work,
         "archetype-generate.log",
@@ -85,32 +116,32 @@ class PluginArchetypeIT {
         "-Dpackage=com.example.myplugin");
     long generated = System.nanoTime();
     Path project = work.resolve("my-plugin");
-    String build = mvn(project, "verify.log", "verify");
+    String output = mvn(project, "verify.log", "verify");
     long built = System.nanoTime();
     System.out.printf(
         "PluginArchetypeIT: archetype:generate %.1f s, mvn verify of the generated project %.1f s%n",
         (generated - started) / 1e9, (built - generated) / 1e9);
 
-    assertThat(build)
+    assertThat(output)
         .contains(
             "Tests run: 5, Failures: 0, Errors: 0, Skipped: 0, Time elapsed",
             "in com.example.myplugin.PreferLabelPluginTest",
             "PASS tiers: critical work reclaims batch work of a reclaimable queue",
             "4 passed, 0 failed",
-            "in com.example.myplugin.PreferLabelPluginIT",
             "BUILD SUCCESS");
-    assertThat(build)
+    assertThat(output)
         .containsPattern(
-            "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: [0-9.]+ s -- in com.example.myplugin.PreferLabelPluginIT");
-    byte[] jar = Files.readAllBytes(project.resolve("target/my-plugin-1.0.0.jar"));
+            "Tests run: 1, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: [0-9.]+ s -- in"
+                + " com.example.myplugin.PreferLabelPluginIT");
+    jar = Files.readAllBytes(project.resolve("target/my-plugin-1.0.0.jar"));
+  }
 
+  @Test
+  void theGeneratedJar_installedThroughTheAdminApi_servesSessions_andOneForApi2IsRefused()
+      throws Exception {
     // caldera run with a conf naming the plugin: scheduling holds until it is installed.
     Path home = RunningCaldera.copyOfDistribution(tmp);
-    Path conf = tmp.resolve("scheduler.conf");
-    Files.writeString(
-        conf,
-        Files.readString(home.resolve("conf/scheduler.conf"))
-            + "  - name: preferlabel\n    arguments: {label: example.com/preferred, weight: 5}\n");
+    Path conf = confNamingThePlugin(home);
     caldera =
         RunningCaldera.start(
             home,
@@ -141,6 +172,122 @@ class PluginArchetypeIT {
     caldera.awaitLine("SchedulingResumed");
     String plugins = awaitPluginServedSessions(url);
     assertThat(plugins).contains("\"bundle\" : \"my-plugin\"", "\"version\" : \"1.0.0\"");
+  }
+
+  /**
+   * The way to a cluster: the jar served by a repository (a loopback HTTP server), a {@code
+   * PluginBundle} object naming its URL and SHA-256 on the fabric8 mock API server (CRUD mode), and
+   * {@code caldera run --kubeconfig} on that server fetches it into {@code deploy/}, loads it and
+   * schedules with it.
+   */
+  @Test
+  void theGeneratedJar_asAPluginBundleOnTheMockApiServer_isFetchedLoadedAndServesSessions()
+      throws Exception {
+    HttpServer repository = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    repository.createContext(
+        "/my-plugin-1.0.0.jar",
+        exchange -> {
+          exchange.sendResponseHeaders(200, jar.length);
+          exchange.getResponseBody().write(jar);
+          exchange.close();
+        });
+    repository.start();
+    KubernetesMockServer server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            new HashMap<>(),
+            new KubernetesCrudDispatcher(),
+            false);
+    server.init();
+    Config config =
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl(server.url("/"))
+            .withNamespace("default")
+            .withHttp2Disable(true)
+            .build();
+    try (KubernetesClient kubectl =
+        new KubernetesClientBuilder()
+            .withConfig(config)
+            .withHttpClientFactory(new JdkHttpClientFactory())
+            .build()) {
+      String sha256 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(jar));
+      kubectl
+          .genericKubernetesResources(PLUGIN_BUNDLES)
+          .inNamespace("default")
+          .resource(
+              new GenericKubernetesResourceBuilder()
+                  .withApiVersion("caldera.dev/v1alpha1")
+                  .withKind("PluginBundle")
+                  .withNewMetadata()
+                  .withName("my-plugin")
+                  .withNamespace("default")
+                  .endMetadata()
+                  .addToAdditionalProperties(
+                      "spec",
+                      Map.of(
+                          "url",
+                          "http://127.0.0.1:"
+                              + repository.getAddress().getPort()
+                              + "/my-plugin-1.0.0.jar",
+                          "sha256",
+                          sha256))
+                  .build())
+          .create();
+      Path kubeconfig = tmp.resolve("kubeconfig");
+      Files.writeString(
+          kubeconfig,
+          String.join(
+              "\n",
+              "apiVersion: v1",
+              "kind: Config",
+              "clusters:",
+              "- name: mock",
+              "  cluster: {server: \"" + server.url("/") + "\"}",
+              "users:",
+              "- name: me",
+              "  user: {}",
+              "contexts:",
+              "- name: mock",
+              "  context: {cluster: mock, user: me, namespace: default}",
+              "current-context: mock",
+              ""));
+
+      Path home = RunningCaldera.copyOfDistribution(tmp);
+      caldera =
+          RunningCaldera.start(
+              home,
+              "--kubeconfig",
+              kubeconfig.toString(),
+              // fabric8's mock server streams watches over WebSockets only.
+              "--kube-websocket-watches",
+              "--conf",
+              confNamingThePlugin(home).toString(),
+              "--admin-address",
+              "127.0.0.1:0",
+              "--schedule-period",
+              "200ms",
+              "--duration",
+              "5m");
+      String url = caldera.awaitAdminUrl();
+      caldera.awaitLine("PluginLoaded: preferlabel");
+      assertThat(home.resolve("deploy/pluginbundle-my-plugin.jar")).hasBinaryContent(jar);
+      String plugin = awaitPluginServedSessions(url);
+      assertThat(plugin).contains("\"bundle\" : \"my-plugin\"", "\"version\" : \"1.0.0\"");
+    } finally {
+      server.destroy();
+      repository.stop(0);
+    }
+  }
+
+  /** The distribution's conf with the generated plugin added to its last tier. */
+  private Path confNamingThePlugin(Path home) throws IOException {
+    Path conf = tmp.resolve("scheduler.conf");
+    Files.writeString(
+        conf,
+        Files.readString(home.resolve("conf/scheduler.conf"))
+            + "  - name: preferlabel\n    arguments: {label: example.com/preferred, weight: 5}\n");
+    return conf;
   }
 
   /** /api/plugins once preferlabel has served a session (polled, at most 60 s). */
@@ -209,13 +356,13 @@ class PluginArchetypeIT {
    *
    * @return its output
    */
-  private String mvn(Path dir, String log, String... args) throws Exception {
+  private static String mvn(Path dir, String log, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("maven.home"), "bin", "mvn").toString());
     command.add("-B");
     command.add("-Dmaven.repo.local=" + System.getProperty("caldera.m2.repository"));
     command.addAll(List.of(args));
-    Path output = tmp.resolve(log);
+    Path output = build.resolve(log);
     Process p =
         new ProcessBuilder(command)
             .directory(dir.toFile())
