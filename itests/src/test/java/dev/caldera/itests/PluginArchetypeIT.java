@@ -97,7 +97,8 @@ class PluginArchetypeIT {
             "caldera-testkit",
             "caldera-paxexam",
             "caldera-runtime",
-            "caldera-plugin-archetype");
+            "caldera-plugin-archetype",
+            "caldera-policy-archetype");
 
     long started = System.nanoTime();
     Path work = Files.createDirectories(build.resolve("work"));
@@ -280,6 +281,49 @@ class PluginArchetypeIT {
     }
   }
 
+  /**
+   * A platform team's policy repository from {@code caldera-policy-archetype}: {@code mvn verify}
+   * checks the files and runs the cases; once a rule is broken (a case no longer holds), the build
+   * fails naming the case.
+   */
+  @Test
+  void aGeneratedPolicyProject_passesItsCases_andABrokenRuleFailsItsBuild() throws Exception {
+    Path work = Files.createDirectories(build.resolve("policy-work"));
+    mvn(
+        work,
+        "policy-generate.log",
+        "org.apache.maven.plugins:maven-archetype-plugin:"
+            + System.getProperty("archetype.version")
+            + ":generate",
+        "-DarchetypeGroupId=dev.caldera",
+        "-DarchetypeArtifactId=caldera-policy-archetype",
+        "-DarchetypeVersion=" + System.getProperty("caldera.version"),
+        "-DgroupId=com.example",
+        "-DartifactId=our-policies",
+        "-Dversion=1.0.0");
+    Path project = work.resolve("our-policies");
+    long started = System.nanoTime();
+    assertThat(mvn(project, "policy-verify.log", "verify"))
+        .contains("4 passed, 0 failed", "BUILD SUCCESS");
+    System.out.printf(
+        "PluginArchetypeIT: mvn verify of the generated policy project %.1f s%n",
+        (System.nanoTime() - started) / 1e9);
+
+    Path policy = project.resolve("policies/tiers.policy");
+    String rule = "critical may reclaim batch when reclaimee.queue.reclaimable";
+    assertThat(policy).content().contains(rule);
+    Files.writeString(
+        policy,
+        Files.readString(policy)
+            .replace(rule, "critical may reclaim batch when reclaimee.queue.weight > 100"));
+    Build broken = maven(project, "policy-verify-broken.log", "verify");
+    assertThat(broken.exitCode()).isNotZero();
+    assertThat(broken.output())
+        .contains(
+            "FAIL tiers: critical work reclaims batch work of a reclaimable queue",
+            "BUILD FAILURE");
+  }
+
   /** The distribution's conf with the generated plugin added to its last tier. */
   private Path confNamingThePlugin(Path home) throws IOException {
     Path conf = tmp.resolve("scheduler.conf");
@@ -357,6 +401,25 @@ class PluginArchetypeIT {
    * @return its output
    */
   private static String mvn(Path dir, String log, String... args) throws Exception {
+    Build b = maven(dir, log, args);
+    if (b.exitCode() != 0) {
+      throw new AssertionError(
+          "mvn "
+              + String.join(" ", args)
+              + " in "
+              + dir
+              + " exited with "
+              + b.exitCode()
+              + "; its output ends:\n"
+              + b.output().substring(Math.max(0, b.output().length() - 8000)));
+    }
+    return b.output();
+  }
+
+  /** A nested Maven run: its exit code and output. */
+  private record Build(int exitCode, String output) {}
+
+  private static Build maven(Path dir, String log, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("maven.home"), "bin", "mvn").toString());
     command.add("-B");
@@ -374,17 +437,6 @@ class PluginArchetypeIT {
       throw new AssertionError(
           String.join(" ", command) + ": not done in " + BUILD_TIMEOUT_MINUTES + " min");
     }
-    String text = Files.readString(output);
-    if (p.exitValue() != 0) {
-      throw new AssertionError(
-          String.join(" ", command)
-              + " in "
-              + dir
-              + " exited with "
-              + p.exitValue()
-              + "; its output ends:\n"
-              + text.substring(Math.max(0, text.length() - 8000)));
-    }
-    return text;
+    return new Build(p.exitValue(), Files.readString(output));
   }
 }
