@@ -424,7 +424,7 @@ class PluginArchetypeIT {
     command.add(Path.of(System.getProperty("maven.home"), "bin", "mvn").toString());
     command.add("-B");
     command.add("-Dmaven.repo.local=" + System.getProperty("caldera.m2.repository"));
-    if (Boolean.getBoolean("caldera.m2.offline")) {
+    if ("offline=true".equals(System.getProperty("caldera.m2.offline"))) {
       command.add("-o"); // as the outer build: from what is already downloaded only
     }
     command.addAll(List.of(args));

@@ -75,7 +75,11 @@ public final class CalderaOptions {
    * @throws IllegalStateException naming the bundle when one is not on the class path
    */
   public static Option[] caldera(Option extra, String... plugins) {
-    Map<String, Path> onClassPath = bundlesOnClassPath();
+    return caldera(bundlesOnClassPath(), extra, plugins);
+  }
+
+  /** As {@link #caldera(Option, String...)}, from these bundles (Bundle-SymbolicName → jar). */
+  static Option[] caldera(Map<String, Path> onClassPath, Option extra, String... plugins) {
     List<Option> options = new ArrayList<>();
     for (String name : CORE) {
       options.add(bundle(uri(required(onClassPath, name, "a dependency of caldera-paxexam"))));

@@ -489,6 +489,34 @@ public class OsgiRuntimeIT {
     }
   }
 
+  @Test
+  public void aPluginBuiltForAnotherMajorApi_isRefusedFromDeploy_namingBothVersions()
+      throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      watch.nextSession();
+      byte[] api2 =
+          testBundle(
+              "itest.api2",
+              Map.of(
+                  "Import-Package",
+                  "dev.caldera.api;version=\"[2.0,3)\"",
+                  "Provide-Capability",
+                  PLUGIN_CAPABILITY));
+      Files.write(deployDir().resolve("api2.jar"), api2);
+
+      assertThat(watch.event("BundleRejected", "api2.jar").message())
+          .contains(
+              "itest.api2 1.0.0 was built for another Caldera API: it imports dev.caldera.api"
+                  + " version [2.0.0,3.0.0) and this Caldera exports dev.caldera.api 1.");
+      assertThat(watch.nextSession().binds()).hasSize(1);
+    }
+    assertThat(context.getBundles())
+        .extracting(Bundle::getSymbolicName)
+        .doesNotContain("itest.api2");
+  }
+
   private Bundle install(byte[] jar) throws BundleException {
     return context.installBundle(
         "itest:" + java.util.UUID.randomUUID(), new java.io.ByteArrayInputStream(jar));
