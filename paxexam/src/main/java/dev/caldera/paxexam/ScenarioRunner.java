@@ -52,6 +52,7 @@ public final class ScenarioRunner {
     int sessions = tree.path("sessions").asInt(1);
     Path conf = Files.createTempFile("caldera-paxexam", ".conf");
     YAML.writeValue(conf.toFile(), tree.get("conf"));
+    conf.toFile().deleteOnExit();
 
     // The services are used while their trackers are open: closing a tracker releases the
     // service object, and Configuration Admin's is gone once released.
