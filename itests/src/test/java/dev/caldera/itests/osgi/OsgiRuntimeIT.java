@@ -1,14 +1,11 @@
 package dev.caldera.itests.osgi;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.ops4j.pax.exam.CoreOptions.bundle;
 import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
-import static org.ops4j.pax.exam.CoreOptions.junitBundles;
 import static org.ops4j.pax.exam.CoreOptions.systemProperty;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
@@ -16,6 +13,10 @@ import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.framework.loop.SessionRecord;
+import dev.caldera.paxexam.CalderaOptions;
+import dev.caldera.paxexam.LoopWatch;
+import dev.caldera.paxexam.ScenarioReport;
+import dev.caldera.paxexam.ScenarioRunner;
 import dev.caldera.runtime.CalderaCommand;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -72,7 +73,6 @@ import org.osgi.util.tracker.ServiceTracker;
 public class OsgiRuntimeIT {
 
   private static final long TIMEOUT_SECONDS = LoopWatch.TIMEOUT_SECONDS;
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String STREAM_CONF =
       """
@@ -121,41 +121,15 @@ public class OsgiRuntimeIT {
   /** Every bundle of the distribution but the shell, every plugin of deploy/, JUnit. */
   @org.ops4j.pax.exam.Configuration
   public Option[] config() throws IOException {
-    List<Option> options = new ArrayList<>();
-    for (Path jar : jars(dist().resolve("bundles"))) {
-      if (!jar.getFileName().toString().contains(".gogo.")) {
-        options.add(bundle(jar.toUri().toString()));
-      }
-    }
-    for (Path jar : jars(dist().resolve("deploy"))) {
-      options.add(bundle(jar.toUri().toString()));
-    }
+    List<Option> options = new ArrayList<>(List.of(CalderaOptions.distribution(dist())));
     Path deploy = Files.createTempDirectory("caldera-itest-deploy");
     options.add(frameworkProperty("felix.fileinstall.dir").value(deploy.toString()));
     options.add(frameworkProperty("felix.fileinstall.poll").value("100"));
     options.add(frameworkProperty("felix.fileinstall.noInitialDelay").value("true"));
     options.add(frameworkProperty("felix.fileinstall.log.level").value("0"));
-    options.add(frameworkProperty("ds.loglevel").value("warn"));
-    options.add(systemProperty("org.ops4j.pax.logging.DefaultServiceLog.level").value("WARN"));
     options.add(systemProperty("itest.simulated").value(simulated().toString()));
     options.add(systemProperty("caldera.corpus.dir").value(corpus().toString()));
-    options.add(junitBundles());
-    // AssertJ (and the Byte Buddy it imports) are bundles: take the jars of the test class path.
-    options.add(bundle(jarOf(org.assertj.core.api.Assertions.class.getName())));
-    options.add(bundle(jarOf("net.bytebuddy.ByteBuddy")));
     return options.toArray(new Option[0]);
-  }
-
-  private static String jarOf(String className) {
-    try {
-      return Class.forName(className)
-          .getProtectionDomain()
-          .getCodeSource()
-          .getLocation()
-          .toString();
-    } catch (ClassNotFoundException e) {
-      throw new IllegalStateException(className + " is not on the test class path", e);
-    }
   }
 
   /**
@@ -325,25 +299,16 @@ public class OsgiRuntimeIT {
    */
   private void assertSameAsSimulate(String scenario) throws Exception {
     Path file = corpus().resolve(scenario);
-    JsonNode tree = YAML.readTree(file.toFile());
-    int sessions = tree.path("sessions").asInt(1);
-    Path conf = Files.createTempFile("caldera-itest", ".conf");
-    YAML.writeValue(conf.toFile(), tree.get("conf"));
     JsonNode expected =
         JSON.readTree(
             Path.of(System.getProperty("itest.simulated"))
                 .resolve(file.getFileName() + ".json")
                 .toFile());
 
-    configure("dev.caldera.cluster.embedded", Map.of("scenario", file.toString()));
-    SchedulerMonitor monitor = startLoop(conf, null, sessions);
-    try (LoopWatch watch = new LoopWatch(monitor)) {
-      watch.event("SchedulingFinished");
-    }
-
-    List<SessionRecord> ran = monitor.sessions(sessions);
+    ScenarioReport report = ScenarioRunner.run(context, file);
+    List<ScenarioReport.Session> ran = report.sessions();
+    int sessions = expected.get("sessions").size();
     assertThat(ran).hasSize(sessions);
-    assertThat(expected.get("sessions")).hasSize(sessions);
     int decisions = 0;
     for (int i = 0; i < sessions; i++) {
       JsonNode want = expected.get("sessions").get(i);
@@ -352,11 +317,8 @@ public class OsgiRuntimeIT {
           .forEach(b -> wantBinds.add(b.get("pod").asText() + "->" + b.get("node").asText()));
       List<String> wantEvictions = new ArrayList<>();
       want.get("evictions").forEach(e -> wantEvictions.add(e.get("pod").asText()));
-      SessionRecord got = ran.get(i);
-      assertThat(got.binds())
-          .extracting(b -> b.pod() + "->" + b.node())
-          .as("session %s binds", i + 1)
-          .isEqualTo(wantBinds);
+      ScenarioReport.Session got = ran.get(i);
+      assertThat(got.binds()).as("session %s binds", i + 1).isEqualTo(wantBinds);
       assertThat(got.evictions()).as("session %s evictions", i + 1).isEqualTo(wantEvictions);
       decisions += wantBinds.size() + wantEvictions.size();
     }
@@ -525,6 +487,34 @@ public class OsgiRuntimeIT {
     } finally {
       System.setProperty(WaitingActivator.RELEASE, "true");
     }
+  }
+
+  @Test
+  public void aPluginBuiltForAnotherMajorApi_isRefusedFromDeploy_namingBothVersions()
+      throws Exception {
+    streamCluster();
+    SchedulerMonitor monitor = startLoop(streamConf(false), null, 0);
+    try (LoopWatch watch = new LoopWatch(monitor)) {
+      watch.nextSession();
+      byte[] api2 =
+          testBundle(
+              "itest.api2",
+              Map.of(
+                  "Import-Package",
+                  "dev.caldera.api;version=\"[2.0,3)\"",
+                  "Provide-Capability",
+                  PLUGIN_CAPABILITY));
+      Files.write(deployDir().resolve("api2.jar"), api2);
+
+      assertThat(watch.event("BundleRejected", "api2.jar").message())
+          .contains(
+              "itest.api2 1.0.0 was built for another Caldera API: it imports dev.caldera.api"
+                  + " version [2.0.0,3.0.0) and this Caldera exports dev.caldera.api 1.");
+      assertThat(watch.nextSession().binds()).hasSize(1);
+    }
+    assertThat(context.getBundles())
+        .extracting(Bundle::getSymbolicName)
+        .doesNotContain("itest.api2");
   }
 
   private Bundle install(byte[] jar) throws BundleException {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.jar.Attributes;
 import java.util.jar.JarInputStream;
@@ -22,9 +23,10 @@ import org.osgi.framework.Version;
 /**
  * What {@code deploy/} accepts: plugin bundles only. A jar there is refused, and never installed,
  * when it is a fragment (a fragment of a core bundle would restart the scheduler with it), when it
- * provides no plugin or action service, or when a bundle of the same symbolic name and version is
+ * provides no plugin or action service, when a bundle of the same symbolic name and version is
  * already installed from elsewhere (installing it would only update, and removing it later would
- * uninstall, that other bundle).
+ * uninstall, that other bundle), or when it was built for an API this Caldera does not export (its
+ * {@code Import-Package} range of a {@code dev.caldera.api} package misses the exported version).
  */
 public final class DeployRules {
 
@@ -72,6 +74,16 @@ public final class DeployRules {
    * when it may. A jar that is not a bundle at all is left to the other checks ({@link JarCheck}).
    */
   public static Optional<String> refusal(String fileName, byte[] jar, List<Installed> installed) {
+    return refusal(fileName, jar, installed, Map.of());
+  }
+
+  /**
+   * As {@link #refusal(String, byte[], List)}, and also refused when the jar imports a package of
+   * Caldera's API in a version range that misses the version {@code apiExports} (package → version
+   * the running API bundle exports; empty when unknown) holds, or a package it does not export.
+   */
+  public static Optional<String> refusal(
+      String fileName, byte[] jar, List<Installed> installed, Map<String, Version> apiExports) {
     Manifest m;
     try (JarInputStream in = new JarInputStream(new ByteArrayInputStream(jar))) {
       m = in.getManifest();
@@ -104,6 +116,10 @@ public final class DeployRules {
       version = v == null ? Version.emptyVersion : Version.parseVersion(v.trim());
     } catch (IllegalArgumentException e) {
       return Optional.of(bsn + " has an invalid Bundle-Version: " + e.getMessage());
+    }
+    Optional<String> api = ApiImports.mismatch(a.getValue("Import-Package"), apiExports);
+    if (api.isPresent()) {
+      return Optional.of(bsn + " " + version + " " + api.get());
     }
     for (Installed b : installed) {
       if (b.symbolicName().equals(bsn)

@@ -75,6 +75,32 @@ class DeployRulesTest {
   }
 
   @Test
+  void aPluginBuiltForAnotherMajorApi_isRefused_namingBothVersions() throws IOException {
+    byte[] plugin =
+        jar(
+            Map.of(
+                "Bundle-SymbolicName", "dev.example.plugin",
+                "Bundle-Version", "1.0.0",
+                "Import-Package", "dev.caldera.api;version=\"[2.0,3)\"",
+                "Provide-Capability", PLUGIN_CAPABILITY));
+    Map<String, Version> exports = Map.of("dev.caldera.api", Version.parseVersion("1.4.0"));
+
+    assertThat(DeployRules.refusal("plugin.jar", plugin, INSTALLED, exports))
+        .hasValueSatisfying(
+            why ->
+                assertThat(why)
+                    .startsWith("dev.example.plugin 1.0.0 was built for another Caldera API")
+                    .contains("version [2.0.0,3.0.0)", "exports dev.caldera.api 1.4.0"));
+    assertThat(
+            DeployRules.refusal(
+                "plugin.jar",
+                plugin,
+                INSTALLED,
+                Map.of("dev.caldera.api", Version.parseVersion("2.1.0"))))
+        .isEmpty();
+  }
+
+  @Test
   void aFragmentIsRefused_evenOfACoreBundle() throws IOException {
     byte[] fragment =
         jar(

@@ -90,7 +90,7 @@ public interface JobInfo {
     return waitingTaskNum() + readyTaskNum() + pendingBestEffortTaskNum() >= minAvailable();
   }
 
-  /** {@code IsStarving}: waiting + ready < minAvailable. */
+  /** {@code IsStarving}: {@code waiting + ready < minAvailable}. */
   default boolean isStarving() {
     return waitingTaskNum() + readyTaskNum() < minAvailable();
   }

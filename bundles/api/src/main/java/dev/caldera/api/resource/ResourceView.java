@@ -121,7 +121,9 @@ public sealed interface ResourceView permits Resource {
    */
   List<String> lessEqualPartlyWithDimensionZeroFiltered(ResourceView rr, ResourceView req);
 
-  /** {@code Equal}: |l − r| < ε on cpu, memory and this resource's scalars (absent means 0). */
+  /**
+   * {@code Equal}: {@code |l − r| < ε} on cpu, memory and this resource's scalars (absent means 0).
+   */
   boolean equal(ResourceView rr, Dimension d);
 
   /**

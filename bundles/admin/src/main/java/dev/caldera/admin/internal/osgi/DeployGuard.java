@@ -112,6 +112,6 @@ public final class DeployGuard implements ArtifactInstaller {
             new DeployRules.Installed(b.getSymbolicName(), b.getVersion(), b.getLocation()));
       }
     }
-    return DeployRules.refusal(file.getName(), jar, installed);
+    return DeployRules.refusal(file.getName(), jar, installed, ApiExports.of(context));
   }
 }

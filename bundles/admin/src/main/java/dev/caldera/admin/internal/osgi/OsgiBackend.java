@@ -207,7 +207,7 @@ final class OsgiBackend implements AdminBackend {
             new DeployRules.Installed(b.getSymbolicName(), b.getVersion(), b.getLocation()));
       }
     }
-    Optional<String> refusal = DeployRules.refusal(name, jar, installed);
+    Optional<String> refusal = DeployRules.refusal(name, jar, installed, ApiExports.of(context));
     if (refusal.isPresent()) {
       throw new AdminException(400, "not installed: " + refusal.get());
     }

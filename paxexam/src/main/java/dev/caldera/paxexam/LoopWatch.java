@@ -1,4 +1,4 @@
-package dev.caldera.itests.osgi;
+package dev.caldera.paxexam;
 
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.SchedulerMonitor;
@@ -14,9 +14,10 @@ import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /** Follows a running loop's sessions and events; every wait has a timeout. */
-final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
+public final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
 
-  static final long TIMEOUT_SECONDS = 30;
+  /** How long each wait lasts before it fails. */
+  public static final long TIMEOUT_SECONDS = 30;
 
   private final SchedulerMonitor monitor;
   private final BlockingQueue<SessionRecord> sessions = new LinkedBlockingQueue<>();
@@ -26,14 +27,18 @@ final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
   private final LongSupplier probe;
   private final Map<LoopEvent, Long> probed = new IdentityHashMap<>();
 
-  LoopWatch(SchedulerMonitor monitor) {
+  /** Follows {@code monitor} from now on (its events recorded before included). */
+  public LoopWatch(SchedulerMonitor monitor) {
     this(monitor, () -> 0);
   }
 
   /**
+   * Follows {@code monitor}, sampling {@code probe} at each event.
+   *
+   * @param monitor the loop to follow
    * @param probe sampled on the loop's thread when each event is recorded (see {@link #probedAt})
    */
-  LoopWatch(SchedulerMonitor monitor, LongSupplier probe) {
+  public LoopWatch(SchedulerMonitor monitor, LongSupplier probe) {
     this.monitor = monitor;
     this.probe = probe;
     monitor.addListener(this);
@@ -55,14 +60,14 @@ final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
   }
 
   /** The probe's value when {@code event} was recorded. */
-  long probedAt(LoopEvent event) {
+  public long probedAt(LoopEvent event) {
     synchronized (probed) {
       return probed.get(event);
     }
   }
 
   /** The next session recorded from now on that matches. */
-  SessionRecord session(Predicate<SessionRecord> matching) throws InterruptedException {
+  public SessionRecord session(Predicate<SessionRecord> matching) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
     while (true) {
       SessionRecord r = sessions.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
@@ -77,18 +82,18 @@ final class LoopWatch implements SchedulerMonitor.Listener, AutoCloseable {
   }
 
   /** The next session recorded from now on. */
-  SessionRecord nextSession() throws InterruptedException {
+  public SessionRecord nextSession() throws InterruptedException {
     sessions.clear();
     return session(r -> true);
   }
 
   /** The first event (recorded before or since this watch started) with this reason. */
-  LoopEvent event(String reason) throws InterruptedException {
+  public LoopEvent event(String reason) throws InterruptedException {
     return event(reason, "");
   }
 
   /** The first event (before or since this watch started) with this reason and message text. */
-  LoopEvent event(String reason, String containing) throws InterruptedException {
+  public LoopEvent event(String reason, String containing) throws InterruptedException {
     for (LoopEvent e : seen) {
       if (e.reason().equals(reason) && e.message().contains(containing)) {
         return e;
