@@ -65,7 +65,12 @@ public interface QueueLifecycle {
             + vcctl
             + "` (it creates a bus.volcano.sh/v1alpha1 Command that the controller carries out)";
     return command == Command.DRAIN
-        ? what + ", then evict the queue's pods yourself (kubectl drain does not apply to queues)"
+        ? what
+            + ", then `kubectl annotate queue "
+            + name
+            + " "
+            + DRAIN_ANNOTATION
+            + "=true` to have Caldera evict what runs of it while it is not Open"
         : what;
   }
 
