@@ -594,6 +594,15 @@ class AdminServerTest {
     }
 
     @Test
+    void theQueueButtons_postCloseDrainOpen_onlyWithAnAcceptedToken() throws Exception {
+      String js = resource("console.js");
+      assertThat(js)
+          .contains("request('POST', '/api/queues/' + encodeURIComponent(q.name) + '/' + c, null)")
+          .contains("access.authorized && q.name !== 'root' ? el('div', {}, ...queueButtons(q))")
+          .contains("['close', 'drain']", "['drain', 'open']");
+    }
+
+    @Test
     void theConsole_putsNoDataInMarkup_andLoadsNothingFromElsewhere() throws Exception {
       String js = resource("console.js");
       assertThat(js)
