@@ -182,7 +182,14 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
     Boolean drain =
         command == Command.DRAIN ? Boolean.TRUE : command == Command.OPEN ? Boolean.FALSE : null;
     queues.put(name, withState(q, state, drain));
-    return new Outcome(Result.DONE, state, "queue " + name + " is " + state);
+    return new Outcome(
+        Result.DONE,
+        state,
+        "queue "
+            + name
+            + " is "
+            + state
+            + (command == Command.DRAIN ? "; what runs of it is being evicted" : ""));
   }
 
   /**
