@@ -109,10 +109,33 @@ final class AdminClient {
     return r.body();
   }
 
+  /**
+   * POSTs to {@code path} without a body and returns its JSON; an {@link AdminError} with the API's
+   * error otherwise.
+   */
+  JsonNode post(String path) throws AdminError {
+    HttpResponse<String> r = send(path, HttpRequest.BodyPublishers.noBody());
+    JsonNode body;
+    try {
+      body = JSON.readTree(r.body());
+    } catch (IOException e) {
+      throw new AdminError(base + path + " answered " + r.statusCode() + " without JSON");
+    }
+    if (r.statusCode() != 200) {
+      throw new AdminError(body.path("error").asText(base + path + " answered " + r.statusCode()));
+    }
+    return printable(body);
+  }
+
   private HttpResponse<String> send(String path) throws AdminError {
+    return send(path, null);
+  }
+
+  private HttpResponse<String> send(String path, HttpRequest.BodyPublisher post) throws AdminError {
     HttpRequest.Builder request;
     try {
-      request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout).GET();
+      request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
+      request = post == null ? request.GET() : request.POST(post);
     } catch (IllegalArgumentException e) {
       throw new AdminError("--admin: not a URL: " + base);
     }

@@ -72,6 +72,7 @@ public final class CalderaCommand implements Runnable {
     m.put("policy", PolicyCommand::new);
     m.put("why", WhyCommand::new);
     m.put("queues", QueuesCommand::new);
+    m.put("queue", QueueCommand::new);
     m.put("cds-training", CdsTrainingCommand::new);
     m.put("help", CommandLine.HelpCommand::new);
     return Collections.unmodifiableMap(m);

@@ -13,7 +13,7 @@ class AdminAddressTest {
   void theCommandsThatAskARunningSchedulerShareOneAdminOption() {
     CommandLine caldera = CalderaCommand.commandLine(System.out, System.err);
     List<String> descriptions =
-        List.of("why", "queues", "snapshot").stream()
+        List.of("why", "queues", "queue", "snapshot").stream()
             .map(
                 name -> {
                   OptionSpec admin =

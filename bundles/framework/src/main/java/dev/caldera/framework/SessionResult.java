@@ -19,6 +19,9 @@ import java.util.Map;
  *     missing queues last
  * @param queueQuotas queue name → the quotas plugins keep of it (capacity-card: cards per model),
  *     allocated against limit; see {@link dev.caldera.api.Session#reportQueueQuota}
+ * @param queueStates queue name → the {@code status.state} the session moved it to, for the queues
+ *     whose state changed (a Closing queue of which nothing runs any more: Closed); a writer beside
+ *     Volcano's queue controller leaves them to it
  */
 public record SessionResult(
     String sessionUid,
@@ -31,11 +34,41 @@ public record SessionResult(
     List<Event> events,
     SessionStats stats,
     List<Waiting> waiting,
-    Map<String, List<Blocker.Figure>> queueQuotas) {
+    Map<String, List<Blocker.Figure>> queueQuotas,
+    Map<String, String> queueStates) {
 
   public SessionResult {
     waiting = waiting == null ? List.of() : List.copyOf(waiting);
     queueQuotas = queueQuotas == null ? Map.of() : Map.copyOf(queueQuotas);
+    queueStates = queueStates == null ? Map.of() : Map.copyOf(queueStates);
+  }
+
+  /** A result in which no queue changed state. */
+  public SessionResult(
+      String sessionUid,
+      List<Bind> binds,
+      List<Eviction> evictions,
+      List<Pipelined> pipelined,
+      Map<String, PodGroupStatus> podGroups,
+      Map<String, Map<String, Quantity>> queueAllocated,
+      Map<String, PodStatusUpdate> pods,
+      List<Event> events,
+      SessionStats stats,
+      List<Waiting> waiting,
+      Map<String, List<Blocker.Figure>> queueQuotas) {
+    this(
+        sessionUid,
+        binds,
+        evictions,
+        pipelined,
+        podGroups,
+        queueAllocated,
+        pods,
+        events,
+        stats,
+        waiting,
+        queueQuotas,
+        Map.of());
   }
 
   /** A result without quotas kept by plugins. */
@@ -232,6 +265,7 @@ public record SessionResult(
             actionNanos,
             functionNanos),
         waiting,
-        queueQuotas);
+        queueQuotas,
+        queueStates);
   }
 }

@@ -6,6 +6,7 @@ import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.loop.ClusterExport;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.kube.internal.ApiTrouble;
 import dev.caldera.kube.internal.Clients;
 import dev.caldera.kube.internal.KubeBackend;
@@ -177,6 +178,15 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
           "the informers of " + String.join(", ", unsynced) + " have not listed yet");
     }
     return backend.exportScenario(request);
+  }
+
+  /**
+   * Closes, drains or opens a queue where Caldera keeps queue states (no Volcano installed: the
+   * standalone install); refuses beside Volcano, saying what to run instead. See {@link
+   * QueueLifecycle}.
+   */
+  public QueueLifecycle.Outcome queueCommand(String name, QueueLifecycle.Command command) {
+    return backend.queueCommand(name, command);
   }
 
   /**

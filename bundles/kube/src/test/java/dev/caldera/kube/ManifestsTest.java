@@ -73,6 +73,7 @@ class ManifestsTest {
           "policy/poddisruptionbudgets:watch",
           "scheduling.volcano.sh/queues:list",
           "scheduling.volcano.sh/queues:watch",
+          "scheduling.volcano.sh/queues:patch",
           "scheduling.volcano.sh/queues/status:patch",
           "scheduling.volcano.sh/podgroups:list",
           "scheduling.volcano.sh/podgroups:watch",

@@ -81,6 +81,7 @@ class RealClusterTest {
   private static String RUN;
   private static String NS;
   private static String QUEUE;
+  private static String CLOSING_QUEUE;
   private static List<String> NODES;
 
   private static KubernetesClient kubectl;
@@ -92,6 +93,7 @@ class RealClusterTest {
     RUN = UUID.randomUUID().toString().substring(0, 6);
     NS = "caldera-e2e-" + RUN;
     QUEUE = "caldera-e2e-" + RUN;
+    CLOSING_QUEUE = "caldera-e2e-" + RUN + "-lc";
     NODES = List.of("caldera-e2e-" + RUN + "-a", "caldera-e2e-" + RUN + "-b");
     crdsInstalled.clear();
     kubeconfig = Path.of(kubeconfigName());
@@ -162,6 +164,7 @@ class RealClusterTest {
     kubectl.genericKubernetesResources(MockApi.POD_GROUPS).inNamespace(NS).delete();
     kubectl.namespaces().withName(NS).delete();
     kubectl.genericKubernetesResources(MockApi.QUEUES).withName(QUEUE).delete();
+    kubectl.genericKubernetesResources(MockApi.QUEUES).withName(CLOSING_QUEUE).delete();
     NODES.forEach(n -> kubectl.nodes().withName(n).delete());
     crdsInstalled.forEach(
         n -> kubectl.apiextensions().v1().customResourceDefinitions().withName(n).delete());
@@ -183,6 +186,25 @@ class RealClusterTest {
         .inNamespace(NS)
         .resource(RealServerObjects.podGroup(NS, name, QUEUE, minMember))
         .create();
+  }
+
+  private static Map<?, ?> queueField(String queue, String field) {
+    GenericKubernetesResource q =
+        kubectl.genericKubernetesResources(MockApi.QUEUES).withName(queue).get();
+    Object value =
+        "metadata".equals(field)
+            ? q.getMetadata().getAnnotations()
+            : q.getAdditionalProperties().get(field);
+    return value instanceof Map<?, ?> m ? m : Map.of();
+  }
+
+  /** What {@code kubectl get queue NAME} shows in its STATE column ({@code .status.state}). */
+  private static Object stateOf(String queue) {
+    return queueField(queue, "status").get("state");
+  }
+
+  private static void deleteNow(String pod) {
+    kubectl.pods().inNamespace(NS).withName(pod).withGracePeriod(0).delete();
   }
 
   private static String nodeOf(String pod) {
@@ -286,6 +308,122 @@ class RealClusterTest {
           Duration.ofSeconds(10),
           () -> cluster.counters().evictionsSucceeded() == 1);
       assertThat(cluster.counters().bindsFailed()).isZero();
+    }
+  }
+
+  /**
+   * Close, drain and open of a queue where Caldera keeps queue states (no Volcano: {@code
+   * bus.volcano.sh} not served), each seen on the server as {@code kubectl get queue} shows it;
+   * beside Volcano the command is refused and names {@code vcctl}. Without a kubelet an evicted pod
+   * stays terminating: the test deletes it as a kubelet would once its containers stopped.
+   */
+  @Test
+  void queueCloseDrainOpen_areWrittenToTheQueuesStatus() throws Exception {
+    kubectl
+        .genericKubernetesResources(MockApi.QUEUES)
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName(CLOSING_QUEUE)
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("weight", 1, "reclaimable", true))
+                .build())
+        .create();
+    kubectl
+        .genericKubernetesResources(MockApi.POD_GROUPS)
+        .inNamespace(NS)
+        .resource(RealServerObjects.podGroup(NS, "lc", CLOSING_QUEUE, 1))
+        .create();
+    createPod("lc-0", "lc");
+    SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default");
+    KubeOptions options =
+        KubeOptions.builder()
+            .kubeconfig(kubeconfig)
+            .schedulerName(SCHEDULER)
+            .identity("e2e-lc-" + RUN)
+            .metricsInterval(Duration.ZERO)
+            .httpWatches(!onMockServer())
+            .build();
+    // Volcano installed (its bus API group served): its queue controller keeps the states.
+    // (The mock server answers any path: only the APIGroup itself counts.)
+    io.fabric8.kubernetes.api.model.APIGroup bus = kubectl.getApiGroup("bus.volcano.sh");
+    boolean volcano = bus != null && "bus.volcano.sh".equals(bus.getName());
+    try (KubeCluster cluster = KubeCluster.connect(options);
+        KubeRunner runner =
+            new KubeRunner(
+                cluster,
+                new Scheduler(new ServiceLoaderPluginRegistry()),
+                () -> conf,
+                Duration.ofMillis(500),
+                () -> true)) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(60))).isTrue();
+      if (volcano) {
+        dev.caldera.framework.loop.QueueLifecycle.Outcome refused =
+            cluster.queueCommand(
+                CLOSING_QUEUE, dev.caldera.framework.loop.QueueLifecycle.Command.CLOSE);
+        assertThat(refused.result())
+            .isEqualTo(dev.caldera.framework.loop.QueueLifecycle.Result.KEPT_BY_VOLCANO);
+        assertThat(refused.message())
+            .contains("vcctl queue operate --name " + CLOSING_QUEUE + " --action close");
+        return;
+      }
+      runner.start();
+      await("lc-0 bound", Duration.ofSeconds(60), () -> nodeOf("lc-0") != null);
+      await("the queue Open", Duration.ofSeconds(30), () -> "Open".equals(stateOf(CLOSING_QUEUE)));
+
+      var closed =
+          cluster.queueCommand(
+              CLOSING_QUEUE, dev.caldera.framework.loop.QueueLifecycle.Command.CLOSE);
+      assertThat(closed.state()).as(closed.message()).isEqualTo("Closing");
+      assertThat(stateOf(CLOSING_QUEUE)).isEqualTo("Closing");
+      kubectl
+          .genericKubernetesResources(MockApi.POD_GROUPS)
+          .inNamespace(NS)
+          .resource(RealServerObjects.podGroup(NS, "lc-late", CLOSING_QUEUE, 1))
+          .create();
+      createPod("lc-late-0", "lc-late");
+      await(
+          "QueueClosed event on the late pod group",
+          Duration.ofSeconds(30),
+          () ->
+              kubectl.events().v1().events().inNamespace(NS).list().getItems().stream()
+                  .anyMatch(
+                      e ->
+                          "QueueClosed".equals(e.getReason())
+                              && "lc-late".equals(e.getRegarding().getName())));
+      assertThat(nodeOf("lc-late-0")).as("a Closing queue admits no new pod group").isNull();
+      assertThat(nodeOf("lc-0")).as("its running pod goes on").isNotNull();
+      assertThat(stateOf(CLOSING_QUEUE)).isEqualTo("Closing");
+
+      var drained =
+          cluster.queueCommand(
+              CLOSING_QUEUE, dev.caldera.framework.loop.QueueLifecycle.Command.DRAIN);
+      assertThat(drained.state()).as(drained.message()).isEqualTo("Closing");
+      assertThat(queueField(CLOSING_QUEUE, "metadata").get("caldera.dev/drain")).isEqualTo("true");
+      await(
+          "lc-0 evicted",
+          Duration.ofSeconds(30),
+          () -> {
+            Pod p = kubectl.pods().inNamespace(NS).withName("lc-0").get();
+            return p == null || p.getMetadata().getDeletionTimestamp() != null;
+          });
+      deleteNow("lc-0");
+      await(
+          "the queue Closed",
+          Duration.ofSeconds(30),
+          () -> "Closed".equals(stateOf(CLOSING_QUEUE)));
+      assertThat(nodeOf("lc-late-0")).as("a Closed queue admits nothing").isNull();
+
+      var opened =
+          cluster.queueCommand(
+              CLOSING_QUEUE, dev.caldera.framework.loop.QueueLifecycle.Command.OPEN);
+      assertThat(opened.state()).as(opened.message()).isEqualTo("Open");
+      // A real server removes it (merge patch null); the mock server keeps the key with null.
+      assertThat(queueField(CLOSING_QUEUE, "metadata").get("caldera.dev/drain")).isNull();
+      await("lc-late-0 bound once Open", Duration.ofSeconds(60), () -> nodeOf("lc-late-0") != null);
+      assertThat(stateOf(CLOSING_QUEUE)).isEqualTo("Open");
     }
   }
 

@@ -136,6 +136,41 @@ class ScenarioExportTest {
   }
 
   @Test
+  void dropUnread_keepsTheDrainMarkOfAQueue() throws Exception {
+    api.kubectl
+        .genericKubernetesResources(MockApi.QUEUES)
+        .resource(
+            new io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName("research")
+                .withAnnotations(Map.of("caldera.dev/drain", "true", "example.com/team", "ml"))
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("weight", 1))
+                .addToAdditionalProperties("status", Map.of("state", "Closing"))
+                .build())
+        .create();
+    try (KubeCluster cluster = api.cluster("a")) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+
+      String dropped = cluster.exportScenario(new ClusterExport.Request("q", CONF, Map.of(), true));
+
+      assertThat(dropped).contains("caldera.dev/drain").doesNotContain("example.com/team");
+      dev.caldera.api.model.Queue research =
+          ScenarioLoader.load(Files.writeString(dir.resolve("q.yaml"), dropped))
+              .initialState()
+              .queues()
+              .stream()
+              .filter(q -> q.name().equals("research"))
+              .findFirst()
+              .orElseThrow();
+      assertThat(research.state()).isEqualTo("Closing");
+      assertThat(research.metadata().annotations()).containsEntry("caldera.dev/drain", "true");
+    }
+  }
+
+  @Test
   void nodeMetrics_goIntoTheSnapshot_asTheUsagePluginReadsThem() throws Exception {
     api.node("n1", "4", "8Gi");
     api.nodeMetrics("n1", "1", "2Gi", "2026-11-21T10:00:00Z");

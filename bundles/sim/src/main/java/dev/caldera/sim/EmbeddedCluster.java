@@ -6,6 +6,7 @@ import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeMetrics;
+import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodDisruptionBudget;
 import dev.caldera.api.model.PodGroup;
@@ -16,6 +17,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.sim.internal.Pods;
 import dev.caldera.sim.internal.ScenarioAdmission;
 import dev.caldera.sim.internal.SimulatedVolumes;
@@ -30,7 +32,7 @@ import java.util.Map;
  * decisions the way a real cluster would see them ("Rules of the run" in {@code
  * scenario-format.md}). Nothing else changes between sessions. Thread-safe.
  */
-public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
+public final class EmbeddedCluster implements ClusterSource, ClusterWriter, QueueLifecycle {
 
   private static final String GROUP_ANNOTATION = Admission.GROUP_ANNOTATION;
 
@@ -158,6 +160,70 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter {
                 queues.put(name, q.withAllocated(allocated));
               });
     }
+    // No Volcano queue controller here: the scheduler keeps queue states (Closing → Closed).
+    result
+        .queueStates()
+        .forEach(
+            (name, state) -> queues.computeIfPresent(name, (n, q) -> withState(q, state, null)));
+  }
+
+  /**
+   * Closes, drains or opens a queue: its {@code status.state} as {@link QueueLifecycle#stateAfter}
+   * says, a drain marked with {@link QueueLifecycle#DRAIN_ANNOTATION} (open removes it). The
+   * following sessions carry it on.
+   */
+  @Override
+  public synchronized Outcome apply(String name, Command command) {
+    Queue q = queues.get(name);
+    if (q == null) {
+      return new Outcome(Result.NOT_FOUND, "", "queue " + name + " does not exist");
+    }
+    String state = QueueLifecycle.stateAfter(q.state(), command);
+    Boolean drain =
+        command == Command.DRAIN ? Boolean.TRUE : command == Command.OPEN ? Boolean.FALSE : null;
+    queues.put(name, withState(q, state, drain));
+    return new Outcome(
+        Result.DONE,
+        state,
+        "queue "
+            + name
+            + " is "
+            + state
+            + (command == Command.DRAIN ? "; what runs of it is being evicted" : ""));
+  }
+
+  /**
+   * {@code q} with another state, and the drain mark set (true), removed (false) or kept (null).
+   */
+  private static Queue withState(Queue q, String state, Boolean drain) {
+    Map<String, String> annotations = new LinkedHashMap<>(q.metadata().annotations());
+    if (Boolean.TRUE.equals(drain)) {
+      annotations.put(QueueLifecycle.DRAIN_ANNOTATION, "true");
+    } else if (Boolean.FALSE.equals(drain)) {
+      annotations.remove(QueueLifecycle.DRAIN_ANNOTATION);
+    }
+    ObjectMeta m = q.metadata();
+    return new Queue(
+        new ObjectMeta(
+            m.name(),
+            m.namespace(),
+            m.uid(),
+            m.creationTimestamp(),
+            m.deletionTimestamp(),
+            m.labels(),
+            annotations,
+            m.ownerReferences()),
+        q.weight(),
+        q.capability(),
+        q.deserved(),
+        q.guarantee(),
+        q.reclaimable(),
+        q.parent(),
+        q.priority(),
+        q.nodeGroupAffinity(),
+        q.nodeGroupAntiAffinity(),
+        state,
+        q.allocated());
   }
 
   /**

@@ -82,6 +82,45 @@ class EmbeddedClusterTest {
     assertThat(s.now()).isEqualTo(NOW);
   }
 
+  private static Queue queueOf(EmbeddedCluster c, String name) {
+    return c.state().queues().stream().filter(q -> q.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  @Test
+  void queueCommands_closeDrainOpen_setTheStateAndTheDrainMark() {
+    EmbeddedCluster c = cluster();
+    var drain = dev.caldera.framework.loop.QueueLifecycle.Command.DRAIN;
+    var open = dev.caldera.framework.loop.QueueLifecycle.Command.OPEN;
+    var close = dev.caldera.framework.loop.QueueLifecycle.Command.CLOSE;
+
+    assertThat(c.apply("q1", close).state()).isEqualTo("Closing");
+    assertThat(queueOf(c, "q1").metadata().annotations()).isEmpty();
+    assertThat(c.apply("q1", drain).message())
+        .isEqualTo("queue q1 is Closing; what runs of it is being evicted");
+    assertThat(queueOf(c, "q1").metadata().annotations())
+        .containsEntry("caldera.dev/drain", "true");
+    c.apply(
+        new SessionResult(
+            "s",
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            null,
+            List.of(),
+            Map.of(),
+            Map.of("q1", "Closed")));
+    assertThat(queueOf(c, "q1").state()).isEqualTo("Closed");
+    assertThat(c.apply("q1", close).state()).as("a Closed queue stays Closed").isEqualTo("Closed");
+    assertThat(c.apply("q1", open).state()).isEqualTo("Open");
+    assertThat(queueOf(c, "q1").metadata().annotations()).isEmpty();
+    assertThat(c.apply("nosuch", open).result())
+        .isEqualTo(dev.caldera.framework.loop.QueueLifecycle.Result.NOT_FOUND);
+  }
+
   @Test
   void apply_bind_podRunsOnNodeScheduledNow() {
     EmbeddedCluster c = cluster();

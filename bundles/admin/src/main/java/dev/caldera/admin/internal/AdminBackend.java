@@ -3,6 +3,7 @@ package dev.caldera.admin.internal;
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.util.List;
 import java.util.Optional;
@@ -36,6 +37,15 @@ public interface AdminBackend {
 
   /** Where pending pod groups stand, when a loop runs. */
   default Optional<QueueInsight> insight() {
+    return Optional.empty();
+  }
+
+  /**
+   * Closes, drains or opens a queue through the running cluster source; empty when no source offers
+   * it.
+   */
+  default Optional<QueueLifecycle.Outcome> queueCommand(
+      String queue, QueueLifecycle.Command command) {
     return Optional.empty();
   }
 

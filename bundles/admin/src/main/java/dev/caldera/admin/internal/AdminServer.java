@@ -10,6 +10,7 @@ import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -43,6 +44,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code POST /api/bundles[?name=FILE.jar]} with a jar as the body, and {@code DELETE
  *       /api/bundles/NAME}: install and uninstall, only with {@code Authorization: Bearer TOKEN}
  *       when a token is configured; refused with 401 otherwise.
+ *   <li>{@code POST /api/queues/NAME/close}, {@code .../drain}, {@code .../open}: a queue's
+ *       lifecycle, with the token as the bundle writes.
  * </ul>
  */
 public final class AdminServer implements AutoCloseable {
@@ -271,6 +274,9 @@ public final class AdminServer implements AutoCloseable {
       BundleInfo b = backend.uninstall(name);
       report("BundleUninstalled", "admin API uninstalled " + b.symbolicName() + " " + b.version());
       return Response.json(200, b);
+    }
+    if (path.startsWith("/api/queues/") && method.equals("POST")) {
+      return queueCommand(ex, path, segments);
     }
     if (!method.equals("GET") && !method.equals("HEAD")) {
       throw new AdminException(405, method + " " + path + " is not supported");
@@ -502,6 +508,55 @@ public final class AdminServer implements AutoCloseable {
     return body;
   }
 
+  /**
+   * {@code POST /api/queues/NAME/close|drain|open}: 200 with the queue's state as requested, 404
+   * for no such queue, 409 where Volcano's queue controller keeps the states (the message says what
+   * to run instead), 502 when the cluster refused the write, 503 without a source that offers it.
+   */
+  private Response queueCommand(HttpExchange ex, String path, List<String> segments)
+      throws AdminException {
+    QueueLifecycle.Command command = null;
+    if (segments.size() == 4) {
+      for (QueueLifecycle.Command c : QueueLifecycle.Command.values()) {
+        if (c.word().equals(segments.get(3))) {
+          command = c;
+        }
+      }
+    }
+    if (command == null) {
+      throw new AdminException(
+          404, "no such resource: " + path + " (POST /api/queues/NAME/close, drain or open)");
+    }
+    authorize(ex, "POST /api/queues/NAME/" + command.word());
+    String queue = segments.get(2);
+    QueueLifecycle.Outcome outcome =
+        backend
+            .queueCommand(queue, command)
+            .orElseThrow(
+                () ->
+                    new AdminException(
+                        503, "no cluster source that can close, drain or open queues is running"));
+    int status =
+        switch (outcome.result()) {
+          case DONE -> 200;
+          case NOT_FOUND -> 404;
+          case KEPT_BY_VOLCANO -> 409;
+          case FAILED -> 502;
+        };
+    if (status != 200) {
+      throw new AdminException(status, outcome.message());
+    }
+    report(
+        "Queue" + Character.toUpperCase(command.word().charAt(0)) + command.word().substring(1),
+        "admin API: " + command.word() + " queue " + queue + ": " + outcome.message());
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("queue", queue);
+    body.put("command", command.word());
+    body.put("state", outcome.state());
+    body.put("message", outcome.message());
+    return Response.json(200, body);
+  }
+
   private void report(String reason, String message) {
     backend.monitor().ifPresent(m -> m.report(LoopEvent.normal(reason, message)));
   }
@@ -612,6 +667,7 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true&anonymize=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",
             "DELETE /api/bundles/NAME             uninstall a plugin bundle (needs the token)",
+            "POST /api/queues/NAME/close|drain|open  a queue's lifecycle (needs the token)",
             ""));
   }
 

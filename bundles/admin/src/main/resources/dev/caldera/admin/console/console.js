@@ -256,6 +256,20 @@
     });
   }
 
+  // Close, drain, open: POST /api/queues/NAME/COMMAND, shown only with an accepted token.
+  function queueButtons(q) {
+    const commands = q.state === 'Open' ? ['close', 'drain'] : ['drain', 'open'];
+    return commands.map((c) => {
+      const b = el('button', { type: 'button', class: 'queue-' + c, text: c[0].toUpperCase() + c.slice(1) });
+      b.addEventListener('click', async () => {
+        if (c !== 'open' && !window.confirm(c + ' queue ' + q.name + '?')) return;
+        const r = await request('POST', '/api/queues/' + encodeURIComponent(q.name) + '/' + c, null);
+        result(r, c + ' queue ' + q.name + (r.ok && r.body ? ': ' + r.body.state : ''));
+      });
+      return b;
+    });
+  }
+
   function renderQueues(res) {
     const box = target('queues', res);
     if (!box) return;
@@ -292,7 +306,8 @@
                 text: 'card quota: ' + cards.map((c) => c + ' ' + number(q.capability[c])).join(', '),
               })
             : null,
-          el('div', { text: 'real capability: ' + (resources(q.realCapability) || 'none') })
+          el('div', { text: 'real capability: ' + (resources(q.realCapability) || 'none') }),
+          access.authorized && q.name !== 'root' ? el('div', {}, ...queueButtons(q)) : null
         )
       );
     });
@@ -622,7 +637,7 @@
     if (!access.tokenConfigured) {
       setText(mode, 'read-only (no admin token configured)');
     } else if (access.authorized) {
-      setText(mode, 'token accepted: install and uninstall enabled');
+      setText(mode, 'token accepted: bundle install and uninstall, queue close, drain and open enabled');
     } else {
       setText(mode, token ? 'read-only (token refused)' : 'read-only');
     }

@@ -283,6 +283,81 @@ class AdminServerTest {
   }
 
   @Test
+  void queueCommands_needTheToken_andAnswerWithTheStateAsRequested() throws Exception {
+    start("s3cret");
+    List<String> asked = new ArrayList<>();
+    backend.queues =
+        (q, c) -> {
+          asked.add(c.word() + " " + q);
+          return switch (q) {
+            case "research" ->
+                new dev.caldera.framework.loop.QueueLifecycle.Outcome(
+                    dev.caldera.framework.loop.QueueLifecycle.Result.DONE,
+                    c == dev.caldera.framework.loop.QueueLifecycle.Command.OPEN
+                        ? "Open"
+                        : "Closing",
+                    "queue research is Closing");
+            case "volcanos" ->
+                new dev.caldera.framework.loop.QueueLifecycle.Outcome(
+                    dev.caldera.framework.loop.QueueLifecycle.Result.KEPT_BY_VOLCANO,
+                    "Open",
+                    dev.caldera.framework.loop.QueueLifecycle.volcanoWay("volcanos", c));
+            default ->
+                new dev.caldera.framework.loop.QueueLifecycle.Outcome(
+                    dev.caldera.framework.loop.QueueLifecycle.Result.NOT_FOUND,
+                    "",
+                    "queue " + q + " does not exist");
+          };
+        };
+    HttpRequest.BodyPublisher none = HttpRequest.BodyPublishers.noBody();
+
+    HttpResponse<String> anonymous = send(at("/api/queues/research/close").POST(none));
+    HttpResponse<String> wrong =
+        send(at("/api/queues/research/close").header("Authorization", "Bearer no").POST(none));
+    HttpResponse<String> drained =
+        send(at("/api/queues/research/drain").header("Authorization", "Bearer s3cret").POST(none));
+    HttpResponse<String> opened =
+        send(at("/api/queues/research/open").header("Authorization", "Bearer s3cret").POST(none));
+    HttpResponse<String> volcano =
+        send(at("/api/queues/volcanos/close").header("Authorization", "Bearer s3cret").POST(none));
+    HttpResponse<String> missing =
+        send(at("/api/queues/nope/open").header("Authorization", "Bearer s3cret").POST(none));
+    HttpResponse<String> unknownCommand =
+        send(at("/api/queues/research/shut").header("Authorization", "Bearer s3cret").POST(none));
+
+    assertThat(anonymous.statusCode()).isEqualTo(401);
+    assertThat(anonymous.body()).contains("POST /api/queues/NAME/close needs the header");
+    assertThat(wrong.statusCode()).isEqualTo(401);
+    assertThat(drained.statusCode()).isEqualTo(200);
+    assertThat(drained.body())
+        .contains("\"queue\" : \"research\"", "\"command\" : \"drain\"", "\"state\" : \"Closing\"");
+    assertThat(opened.body()).contains("\"state\" : \"Open\"");
+    assertThat(volcano.statusCode()).isEqualTo(409);
+    assertThat(volcano.body()).contains("vcctl queue operate --name volcanos --action close");
+    assertThat(missing.statusCode()).isEqualTo(404);
+    assertThat(unknownCommand.statusCode()).isEqualTo(404);
+    assertThat(asked)
+        .containsExactly("drain research", "open research", "close volcanos", "open nope");
+    assertThat(backend.reported)
+        .extracting(e -> e.reason())
+        .containsExactly("QueueDrain", "QueueOpen");
+  }
+
+  @Test
+  void queueCommands_withoutASourceThatKeepsQueues_are503() throws Exception {
+    start("s3cret");
+
+    HttpResponse<String> r =
+        send(
+            at("/api/queues/research/close")
+                .header("Authorization", "Bearer s3cret")
+                .POST(HttpRequest.BodyPublishers.noBody()));
+
+    assertThat(r.statusCode()).isEqualTo(503);
+    assertThat(r.body()).contains("no cluster source that can close, drain or open queues");
+  }
+
+  @Test
   void bundleChanges_needTheRightBearerToken() throws Exception {
     start("s3cret");
     byte[] jar = bundleJar("b");
@@ -516,6 +591,15 @@ class AdminServerTest {
       // Built from a queue's or a pod group's name.
       assertThat(get("/api/queues/training/pending").statusCode()).isEqualTo(200);
       assertThat(get("/api/jobs/ml/train-7").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theQueueButtons_postCloseDrainOpen_onlyWithAnAcceptedToken() throws Exception {
+      String js = resource("console.js");
+      assertThat(js)
+          .contains("request('POST', '/api/queues/' + encodeURIComponent(q.name) + '/' + c, null)")
+          .contains("access.authorized && q.name !== 'root' ? el('div', {}, ...queueButtons(q))")
+          .contains("['close', 'drain']", "['drain', 'open']");
     }
 
     @Test

@@ -230,6 +230,19 @@ final class FakeBackend implements AdminBackend {
     return loopRunning ? Optional.of(monitor) : Optional.empty();
   }
 
+  /** What {@link #queueCommand} answers: null for no source that offers it. */
+  java.util.function.BiFunction<
+          String,
+          dev.caldera.framework.loop.QueueLifecycle.Command,
+          dev.caldera.framework.loop.QueueLifecycle.Outcome>
+      queues;
+
+  @Override
+  public Optional<dev.caldera.framework.loop.QueueLifecycle.Outcome> queueCommand(
+      String queue, dev.caldera.framework.loop.QueueLifecycle.Command command) {
+    return queues == null ? Optional.empty() : Optional.of(queues.apply(queue, command));
+  }
+
   /** What {@link #exportScenario} answers: null for no exporting source, else the exporter. */
   java.util.function.Function<ClusterExport.Request, String> exporter;
 

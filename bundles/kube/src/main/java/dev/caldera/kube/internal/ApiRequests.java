@@ -40,6 +40,38 @@ final class ApiRequests {
   }
 
   /**
+   * The body of {@code GET path} (e.g. a discovery document such as {@code /apis/bus.volcano.sh}),
+   * or null on 404.
+   *
+   * @throws KubernetesClientException on any other answer but 2xx, or none
+   */
+  static String getOrNull(KubernetesClient client, String path) {
+    HttpClient http = client.getHttpClient();
+    String base = client.getMasterUrl().toString();
+    String uri = (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path;
+    HttpRequest request =
+        http.newHttpRequestBuilder()
+            .uri(uri)
+            .timeout(
+                Math.max(1, client.getConfiguration().getRequestTimeout()), TimeUnit.MILLISECONDS)
+            .build();
+    HttpResponse<String> response;
+    try {
+      response = http.sendAsync(request, String.class).join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      throw new KubernetesClientException("GET " + path + ": " + cause, cause);
+    }
+    if (response.code() == 404) {
+      return null;
+    }
+    if (response.isSuccessful()) {
+      return response.body();
+    }
+    throw new KubernetesClientException("GET " + path, response.code(), status(client, response));
+  }
+
+  /**
    * Sends one write and reads no more of a successful answer than its status: the scheduler's
    * writes need nothing back, and parsing the object the server returns cost more CPU than sending
    * the write (issue 12).

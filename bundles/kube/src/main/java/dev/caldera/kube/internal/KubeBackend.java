@@ -71,6 +71,7 @@ public final class KubeBackend implements AutoCloseable {
   private final WriteQueue writes;
   private final WriteQueue eventWrites;
   private final KubeWriter writer;
+  private final QueueStates queueStates;
   private final MetricsPoller metrics;
   private final boolean ownsClient;
 
@@ -127,8 +128,10 @@ public final class KubeBackend implements AutoCloseable {
             clock,
             settings.reportingController(),
             settings.reportingInstance());
+    this.queueStates = new QueueStates(client, cache, informers);
     this.writer =
-        new KubeWriter(client, cache, informers, writes, events, statusThrottle, counters, clock);
+        new KubeWriter(
+            client, cache, informers, writes, events, statusThrottle, counters, clock, queueStates);
     this.metrics = new MetricsPoller(client, cache);
     informers.onWatchError(this::mayBeBehind);
     writer.setGate(this::current);
@@ -161,6 +164,10 @@ public final class KubeBackend implements AutoCloseable {
       openConnection();
     }
     informers.start();
+    queueStates.check();
+    long recheck = QueueStates.RECHECK.toMillis();
+    throttleTimer.scheduleWithFixedDelay(
+        queueStates::check, recheck, recheck, TimeUnit.MILLISECONDS);
     if (!settings.metricsInterval().isZero() && !settings.metricsInterval().isNegative()) {
       poller =
           Executors.newSingleThreadScheduledExecutor(
@@ -226,6 +233,12 @@ public final class KubeBackend implements AutoCloseable {
             settings.schedulerNames(),
             cache.nodeMetrics())
         .scenario(request, clock.instant());
+  }
+
+  /** An operator's close, drain or open of a queue (see {@link QueueStates}). */
+  public dev.caldera.framework.loop.QueueLifecycle.Outcome queueCommand(
+      String name, dev.caldera.framework.loop.QueueLifecycle.Command command) {
+    return queueStates.apply(name, command);
   }
 
   public boolean metricsServed() {

@@ -58,6 +58,8 @@ final class KubeWriter {
   private volatile boolean evictionApiServed = true;
   private volatile boolean podGroupStatusSubresource = true;
 
+  private final QueueStates queueStates;
+
   KubeWriter(
       KubernetesClient client,
       ClusterCache cache,
@@ -66,7 +68,9 @@ final class KubeWriter {
       EventRecorder events,
       WriteThrottle throttle,
       Counters counters,
-      Clock clock) {
+      Clock clock,
+      QueueStates queueStates) {
+    this.queueStates = queueStates;
     this.throttle = throttle;
     this.client = client;
     this.cache = cache;
@@ -114,7 +118,12 @@ final class KubeWriter {
       r.podGroups().forEach((key, status) -> podGroupStatus(key, status, r.sessionUid()));
     }
     if (r.queueAllocated() != null) {
-      r.queueAllocated().forEach(this::queueStatus);
+      boolean keepStates = queueStates.calderaKeeps();
+      r.queueAllocated()
+          .forEach(
+              (name, allocated) ->
+                  queueStatus(
+                      name, allocated, keepStates ? r.queueStates().get(name) : null, keepStates));
     }
     for (SessionResult.Event e : r.events()) {
       event(e);
@@ -430,14 +439,24 @@ final class KubeWriter {
     ApiRequests.mergePatch(client, path, patch);
   }
 
-  private void queueStatus(String name, Map<String, Quantity> allocated) {
+  /**
+   * @param newState the state the session moved the queue to, or null
+   * @param keepStates whether Caldera keeps queue states here (no Volcano queue controller)
+   */
+  private void queueStatus(
+      String name, Map<String, Quantity> allocated, String newState, boolean keepStates) {
     Queue q = cache.queue(name);
     if (q == null) {
       return; // the implicit default queue: nothing on the server
     }
-    // Volcano's queue controller writes status.state; where it does not run, Caldera says Open
-    // (a queue can only be closed through that controller), so `kubectl get queue` shows it.
-    boolean writeState = cache.queueStateMissing(name);
+    // Volcano's queue controller writes status.state; where it does not run, Caldera keeps it as
+    // that controller would (Open where unset, Closing → Closed), so `kubectl get queue` shows it.
+    boolean writeState =
+        keepStates
+            && (cache.queueStateMissing(name) || (newState != null && !newState.equals(q.state())));
+    if (writeState && newState != null) {
+      q = withState(q, newState);
+    }
     if (q.allocated().equals(allocated) && !writeState) {
       return; // no change (Quantity equality is semantic)
     }
@@ -457,6 +476,22 @@ final class KubeWriter {
         writeState,
         () -> ApiRequests.mergePatch(client, path, patch),
         () -> informers.resyncQueue(name));
+  }
+
+  private static Queue withState(Queue q, String state) {
+    return new Queue(
+        q.metadata(),
+        q.weight(),
+        q.capability(),
+        q.deserved(),
+        q.guarantee(),
+        q.reclaimable(),
+        q.parent(),
+        q.priority(),
+        q.nodeGroupAffinity(),
+        q.nodeGroupAntiAffinity(),
+        state,
+        q.allocated());
   }
 
   /**

@@ -39,7 +39,9 @@ final class ScenarioExporter {
           "scheduling.volcano.sh/",
           "volume.kubernetes.io/",
           "volume.beta.kubernetes.io/",
-          "pv.kubernetes.io/");
+          "pv.kubernetes.io/",
+          // A draining queue (sessions evict what runs of it).
+          dev.caldera.framework.loop.QueueLifecycle.DRAIN_ANNOTATION);
 
   /** What a container says that no plugin reads, and that may hold secrets (the environment). */
   private static final Set<String> UNREAD_CONTAINER_FIELDS =

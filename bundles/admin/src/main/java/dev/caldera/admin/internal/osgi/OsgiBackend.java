@@ -13,6 +13,7 @@ import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
 import dev.caldera.framework.loop.QueueInsight;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -104,6 +105,21 @@ final class OsgiBackend implements AdminBackend {
     }
     try {
       return Optional.of(export.scenario(request));
+    } finally {
+      context.ungetService(ref);
+    }
+  }
+
+  @Override
+  public Optional<QueueLifecycle.Outcome> queueCommand(
+      String queue, QueueLifecycle.Command command) {
+    ServiceReference<QueueLifecycle> ref = context.getServiceReference(QueueLifecycle.class);
+    QueueLifecycle lifecycle = ref == null ? null : context.getService(ref);
+    if (lifecycle == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(lifecycle.apply(queue, command));
     } finally {
       context.ungetService(ref);
     }

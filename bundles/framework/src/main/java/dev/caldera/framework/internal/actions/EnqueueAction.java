@@ -16,6 +16,11 @@ import org.osgi.service.component.annotations.Component;
  * Volcano's {@code enqueue}: admits Pending jobs (Pending → Inqueue). Queues take turns in queue
  * order, each turn tries the queue's first pending job once; a job without {@code minResources} is
  * admitted unconditionally, any other only if the enqueueable votes allow it.
+ *
+ * <p>A queue that is not Open (Closing, Closed) admits no pod group at all. Volcano's enqueue
+ * admits a pod group without {@code minResources} even there, because Volcano's admission webhook
+ * has already refused to create pod groups in such a queue; Caldera has no webhook, so enqueue is
+ * where a new pod group of a closed queue stops (the waiting line says why: {@code QueueClosed}).
  */
 @Component(service = Action.class)
 public final class EnqueueAction implements Action {
@@ -40,7 +45,7 @@ public final class EnqueueAction implements Action {
       if (seenQueues.add(queue.name())) {
         queues.add(queue);
       }
-      if (job.isPending()) {
+      if (job.isPending() && queue.isOpen()) {
         pendingByQueue
             .computeIfAbsent(queue.name(), q -> new PriorityQueue<>(session::compareJobs))
             .add(job);

@@ -74,6 +74,8 @@ public final class SessionRunner {
     session.ledger().events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
+    session.startAction(QueueLifecycleStep.DRAIN);
+    QueueLifecycleStep.drain(session);
     Map<String, Long> actionNanos = new LinkedHashMap<>();
     for (String name : conf.actions()) {
       Action action = registry.action(name).orElseThrow();
@@ -408,6 +410,15 @@ public final class SessionRunner {
               "PodGroup", w.podGroup(), "Warning", QUEUE_CLOSED, w.blocker().message());
         }
       }
+      Map<String, String> queueStates = QueueLifecycleStep.transitions(session);
+      queueStates.forEach(
+          (queue, state) ->
+              session.recordEvent(
+                  "Queue",
+                  queue,
+                  "Normal",
+                  QueueLifecycleStep.CLOSED,
+                  "queue " + queue + " is Closed: nothing of it runs any more"));
       SessionResult.SessionStats stats =
           new SessionResult.SessionStats(
               session.tasksConsidered.sum(),
@@ -428,7 +439,8 @@ public final class SessionRunner {
           List.copyOf(session.ledger().events),
           stats,
           waiting,
-          new java.util.TreeMap<>(session.queueQuotas));
+          new java.util.TreeMap<>(session.queueQuotas),
+          queueStates);
     }
 
     private void closeJob(

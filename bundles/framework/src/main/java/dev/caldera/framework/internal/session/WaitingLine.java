@@ -197,17 +197,51 @@ final class WaitingLine {
     return QUEUE_STAGES.contains(b.stage()) ? b : null;
   }
 
+  /**
+   * A queue that is not Open: the job's pending pods' requests, what of the queue still runs, and
+   * the nothing such a queue admits.
+   */
+  private Blocker closed(JobState job, QueueState queue) {
+    String state = queue.queue().state() == null ? "not Open" : queue.queue().state();
+    Resource requested = Resource.empty();
+    for (TaskState t : job.taskStates()) {
+      if (t.status == TaskStatus.PENDING) {
+        requested.add(t.resreq());
+      }
+    }
+    Resource running = Resource.empty();
+    for (JobState other : session.jobMap().values()) {
+      if (other.queue().equals(queue.name())) {
+        for (TaskState t : other.taskStates()) {
+          if (t.status.isAllocated()) {
+            running.add(t.resreq());
+          }
+        }
+      }
+    }
+    return Blocker.of(
+        Blocker.Stage.QUEUE_CLOSED,
+        "queue " + queue.name() + " is " + state + ": it admits no new pod group",
+        Blocker.figures(
+            closedFigureNames(requested, running),
+            requested,
+            running,
+            Resource.empty(),
+            "what a " + state + " queue admits"));
+  }
+
+  /** The resources to show: what is requested or runs; pods when neither (a job of no pod). */
+  private static List<String> closedFigureNames(Resource requested, Resource running) {
+    Set<String> names = new java.util.TreeSet<>(requested.resourceNames());
+    names.addAll(running.resourceNames());
+    return names.isEmpty() ? List.of("pods") : List.copyOf(names);
+  }
+
   /** What stopped {@code job}, most specific first. */
   private Blocker blocker(JobState job) {
     QueueState queue = session.queueMap().get(job.queue());
     if (queue != null && !queue.isOpen()) {
-      return Blocker.of(
-          Blocker.Stage.QUEUE_CLOSED,
-          "queue "
-              + queue.name()
-              + " is "
-              + (queue.queue().state() == null ? "not Open" : queue.queue().state())
-              + ": it admits no new pod group");
+      return closed(job, queue);
     }
     Blocker reported = session.blockers.get(job.uid());
     if (reported != null) {

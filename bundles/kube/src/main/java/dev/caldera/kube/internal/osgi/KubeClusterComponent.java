@@ -7,6 +7,7 @@ import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.kube.KubeCluster;
 import dev.caldera.kube.KubeCounters;
 import dev.caldera.kube.KubeOptions;
@@ -123,6 +124,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   private ServiceRegistration<KubeCounters> counters;
   private ServiceRegistration<MetricsSource> metrics;
   private ServiceRegistration<ClusterExport> export;
+  private ServiceRegistration<QueueLifecycle> queueLifecycle;
   private volatile boolean leaderElect;
   private volatile LeaderElection election;
   private volatile boolean closed;
@@ -201,6 +203,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
               new KubeMetrics(connected.counters(), () -> election, leaderElect),
               null);
       export = context.registerService(ClusterExport.class, connected::exportScenario, null);
+      queueLifecycle = context.registerService(QueueLifecycle.class, connected::queueCommand, null);
     }
     System.out.println(
         "cluster: kubernetes"
@@ -454,6 +457,9 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     }
     if (export != null) {
       export.unregister();
+    }
+    if (queueLifecycle != null) {
+      queueLifecycle.unregister();
     }
     KubeCluster c = cluster;
     if (c != null) {

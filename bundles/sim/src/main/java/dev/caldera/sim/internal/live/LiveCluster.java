@@ -4,6 +4,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.sim.EmbeddedCluster;
 import java.time.Instant;
 import java.util.function.Supplier;
@@ -13,7 +14,7 @@ import java.util.function.Supplier;
  * each snapshot, and learns what each session bound and evicted. The loop calls snapshot and apply
  * from one thread, in turn, so the workload never changes the cluster under a session.
  */
-public final class LiveCluster implements ClusterSource, ClusterWriter {
+public final class LiveCluster implements ClusterSource, ClusterWriter, QueueLifecycle {
 
   private final EmbeddedCluster cluster;
   private final WorkloadGenerator workload;
@@ -44,6 +45,11 @@ public final class LiveCluster implements ClusterSource, ClusterWriter {
     if (workload != null) {
       workload.applied(result, clock.get());
     }
+  }
+
+  @Override
+  public synchronized Outcome apply(String name, Command command) {
+    return cluster.apply(name, command);
   }
 
   /** The cluster behind. */

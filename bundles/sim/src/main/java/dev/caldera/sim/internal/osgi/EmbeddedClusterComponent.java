@@ -4,6 +4,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.sim.ClusterState;
 import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.Scenario;
@@ -28,8 +29,9 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 @Component(
     configurationPid = EmbeddedClusterComponent.PID,
     configurationPolicy = ConfigurationPolicy.REQUIRE,
-    service = {ClusterSource.class, ClusterWriter.class})
-public final class EmbeddedClusterComponent implements ClusterSource, ClusterWriter {
+    service = {ClusterSource.class, ClusterWriter.class, QueueLifecycle.class})
+public final class EmbeddedClusterComponent
+    implements ClusterSource, ClusterWriter, QueueLifecycle {
 
   /** The configuration PID. */
   public static final String PID = "dev.caldera.cluster.embedded";
@@ -99,5 +101,10 @@ public final class EmbeddedClusterComponent implements ClusterSource, ClusterWri
   @Override
   public void apply(SessionResult result) {
     live.apply(result);
+  }
+
+  @Override
+  public Outcome apply(String name, Command command) {
+    return live.apply(name, command);
   }
 }
