@@ -39,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  *       run, 503 while scheduling is held (with the reasons).
  *   <li>{@code GET /metrics}: Prometheus text.
  *   <li>{@code GET /api/plugins}, {@code /api/conf}, {@code /api/policies}, {@code /api/sessions},
- *       {@code /api/events}, {@code /api/bundles}: JSON.
+ *       {@code /api/evictions}, {@code /api/events}, {@code /api/bundles}: JSON.
  *   <li>{@code POST /api/bundles[?name=FILE.jar]} with a jar as the body, and {@code DELETE
  *       /api/bundles/NAME}: install and uninstall, only with {@code Authorization: Bearer TOKEN}
  *       when a token is configured; refused with 401 otherwise.
@@ -316,6 +316,7 @@ public final class AdminServer implements AutoCloseable {
       case "/api/events" -> Response.json(200, need(monitor).events(limit(query, 50)));
       case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
       case "/api/queues" -> Response.json(200, queues(needInsight()));
+      case "/api/evictions" -> Response.json(200, evictions(needInsight(), limit(query, 50)));
       default -> throw new AdminException(404, "no such resource: " + path);
     };
   }
@@ -553,6 +554,15 @@ public final class AdminServer implements AutoCloseable {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("files", monitor.policies());
     body.put("auditDisagreements", disagreements);
+    body.put("recentDisagreements", monitor.auditDisagreements());
+    return body;
+  }
+
+  /** {@code /api/evictions}: the recent evictions, oldest first, each with its rule. */
+  private static Map<String, Object> evictions(QueueInsight insight, int max) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("lastSession", insight.lastSession());
+    body.put("evictions", insight.evictions(max));
     return body;
   }
 
@@ -607,7 +617,8 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/bundles    every bundle",
             "GET /api/queues     the queue tree: capability, deserved, allocated, pending",
             "GET /api/queues/NAME/pending   the queue's pending pod groups in order, with reasons",
-            "GET /api/jobs/NS/NAME          a pod group: place in line, blockers, pods",
+            "GET /api/jobs/NS/NAME          a pod group: place in line, blockers, pods, evictions",
+            "GET /api/evictions  recent evictions: victim, preemptor, queues, freed, rule (?limit=N)",
             "GET /api/access     whether a token is configured and the request's token is accepted",
             "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true&anonymize=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",

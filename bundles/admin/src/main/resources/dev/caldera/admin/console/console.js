@@ -341,13 +341,21 @@
     );
   }
 
-  function waitingRow(w) {
-    const link = el('a', { href: '#', class: 'pg', text: w.podGroup });
+  /** A link that selects the pod group {@code podGroup} (its pods, history and evictions). */
+  function jobLink(podGroup) {
+    if (!podGroup) return '';
+    const link = el('a', { href: '#job=' + podGroup, class: 'pg', 'data-job': podGroup, text: podGroup });
     link.addEventListener('click', (ev) => {
       ev.preventDefault();
-      selectedJob = w.podGroup;
+      selectedJob = podGroup;
       showJob();
+      $('job').scrollIntoView({ block: 'nearest' });
     });
+    return link;
+  }
+
+  function waitingRow(w) {
+    const link = jobLink(w.podGroup);
     return el(
       'tr',
       { 'data-pod-group': w.podGroup },
@@ -437,10 +445,22 @@
         el('td', { class: 'small', text: t.reason || '' })
       )
     );
+    const evictions = (j.evictions || []).map((e) =>
+      el(
+        'tr',
+        { 'data-eviction': e.pod },
+        el('td', { class: 'small', text: time(e.time) }),
+        el('td', { text: e.podGroup === j.podGroup ? 'suffered' : 'caused' }),
+        el('td', { class: 'small', text: e.message })
+      )
+    );
     box.replaceChildren(
       el('h3', { text: j.podGroup + ' · ' + j.phase + ' · ' + place }),
       history.length ? table(['When', 'Blocker'], history) : empty('no blockers recorded'),
       tasks.length ? table(['Pod', 'Phase', 'Node', 'Why it waits'], tasks) : empty('no pods'),
+      evictions.length
+        ? table(['When', 'Eviction', 'What happened'], evictions, { class: 'job-evictions' })
+        : null,
       close
     );
     box.hidden = false;
@@ -549,7 +569,7 @@
           ' · plugins: ' + (c.plugins || []).join(', '),
       }),
       c.lastError ? el('p', { class: 'error-text', text: 'refused: ' + c.lastError }) : null,
-      c.text ? el('details', null, el('summary', { text: 'conf text' }), el('pre', { text: c.text })) : null
+      c.text ? el('details', { 'data-key': 'conf' }, el('summary', { text: 'conf text' }), el('pre', { text: c.text })) : null
     );
   }
 
@@ -565,7 +585,7 @@
       const last = events.filter((e) => (e.message || '').includes(f)).pop();
       return el(
         'details',
-        { 'data-policy': f },
+        { 'data-policy': f, 'data-key': 'policy:' + f },
         el(
           'summary',
           null,
@@ -582,9 +602,54 @@
         text: policy + ' (audit): ' + number(n) + ' disagreement' + (n === 1 ? '' : 's') + ' with the enforced policies',
       })
     );
+    // The recent disagreements themselves: both decisions and both deciding rules.
+    const recent = (body.recentDisagreements || [])
+      .slice()
+      .reverse()
+      .map((d) =>
+        el(
+          'tr',
+          { 'data-disagreement': d.object },
+          el('td', { class: 'small', text: time(d.lastSeen) }),
+          el('td', { text: d.kind + ' ' + d.object }),
+          el('td', { class: 'small', text: d.message }),
+          el('td', { class: 'num', text: number(d.sessions) })
+        )
+      );
     box.replaceChildren(
       ...(items.length ? items : [empty('no policy files in force')]),
-      ...(audits.length ? [el('ul', { id: 'policy-audits' }, ...audits)] : [])
+      ...(audits.length ? [el('ul', { id: 'policy-audits' }, ...audits)] : []),
+      ...(recent.length
+        ? [table(['Last seen', 'Object', 'Disagreement', 'Sessions'], recent, { id: 'audit-disagreements' })]
+        : [])
+    );
+  }
+
+  function renderEvictions(res) {
+    const box = target('evictions', res);
+    if (!box) return;
+    const rows = ((res.body || {}).evictions || [])
+      .slice()
+      .reverse()
+      .map((e) =>
+        el(
+          'tr',
+          { 'data-pod': e.pod },
+          el('td', { class: 'small', text: time(e.time) }),
+          el('td', { text: e.action }),
+          el('td', null, e.pod, el('br'), jobLink(e.podGroup)),
+          el('td', { text: e.queue }),
+          el('td', null, e.forPod || '', el('br'), jobLink(e.forPodGroup)),
+          el('td', { text: e.forQueue }),
+          el('td', { text: e.node }),
+          el('td', { class: 'small', text: Object.entries(e.freed || {}).map(([k, v]) => k + ' ' + v).join(', ') }),
+          el('td', { class: 'small rule', text: e.rule })
+        )
+      );
+    box.replaceChildren(
+      rows.length
+        ? table(['Time', 'Action', 'Victim', 'Queue', 'For', 'Queue', 'Node', 'Freed', 'Rule'], rows)
+        : empty('no evictions yet')
     );
   }
 
@@ -633,10 +698,26 @@
 
   // ---- refresh ----------------------------------------------------------------------------------
 
+  /** The keys of the opened {@code <details data-key>} of the page. */
+  function openDetails() {
+    const open = new Set();
+    document.querySelectorAll('details[data-key]').forEach((d) => {
+      if (d.open) open.add(d.getAttribute('data-key'));
+    });
+    return open;
+  }
+
+  /** Opens again the details the user had opened before a redraw. */
+  function reopen(open) {
+    document.querySelectorAll('details[data-key]').forEach((d) => {
+      if (open.has(d.getAttribute('data-key'))) d.open = true;
+    });
+  }
+
   async function refresh() {
     clearTimeout(timer);
     try {
-      const [status, queues, plugins, bundles, sessions, conf, policies, events, acc] =
+      const [status, queues, plugins, bundles, sessions, conf, policies, events, acc, evictions] =
         await Promise.all([
           get('/api/status'),
           get('/api/queues'),
@@ -647,7 +728,9 @@
           get('/api/policies'),
           get('/api/events?limit=30'),
           get('/api/access'),
+          get('/api/evictions?limit=20'),
         ]);
+      const open = openDetails();
       if (acc.ok && acc.body) access = acc.body;
       const waiting = queues.ok
         ? (queues.body.queues || []).filter((q) => q.pending > 0).map((q) => q.name)
@@ -668,6 +751,8 @@
       renderConf(conf);
       renderPolicies(policies, events);
       renderEvents(events);
+      renderEvictions(evictions);
+      reopen(open);
       const err = $('error');
       err.hidden = status.status !== 0;
       setText(err, status.status === 0 ? 'the admin server does not answer; retrying' : '');
@@ -680,7 +765,21 @@
     }
   }
 
+  /** Shows the tab {@code name} ({@code scheduler} or {@code bundles}). */
+  function showTab(name) {
+    document.querySelectorAll('main > section').forEach((sec) => {
+      sec.hidden = (sec.getAttribute('data-tab') || 'scheduler') !== name;
+    });
+    document.querySelectorAll('nav.tabs button').forEach((b) => {
+      b.setAttribute('aria-selected', String(b.getAttribute('data-tab') === name));
+    });
+  }
+
   function start() {
+    document.querySelectorAll('nav.tabs button').forEach((b) => {
+      b.addEventListener('click', () => showTab(b.getAttribute('data-tab')));
+    });
+    showTab('scheduler');
     $('token-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       token = $('token').value.trim();

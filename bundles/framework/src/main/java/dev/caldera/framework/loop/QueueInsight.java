@@ -31,6 +31,36 @@ public interface QueueInsight {
   /** When the last session ran; null before the first. */
   Instant lastSession();
 
+  /** The last {@code max} evictions the sessions decided, oldest first. */
+  default List<Eviction> evictions(int max) {
+    return List.of();
+  }
+
+  /**
+   * An eviction a session decided (preempt, reclaim, shuffle).
+   *
+   * @param podGroup the victim's pod group, {@code queue} its queue
+   * @param forPod the pod it made room for, {@code forPodGroup} and {@code forQueue} its pod group
+   *     and queue; empty when none
+   * @param freed what it frees on {@code node}: the victim's requests, as Kubernetes quantities
+   * @param rule the deciding rule ({@code tidal.policy:18 (any may reclaim training)}), else {@code
+   *     plugin NAME}
+   * @param message all of it as one sentence
+   */
+  record Eviction(
+      Instant time,
+      String pod,
+      String podGroup,
+      String queue,
+      String node,
+      String action,
+      String forPod,
+      String forPodGroup,
+      String forQueue,
+      Map<String, String> freed,
+      String rule,
+      String message) {}
+
   /**
    * One queue.
    *
@@ -96,7 +126,29 @@ public interface QueueInsight {
       int minMember,
       Waiting waiting,
       List<Reason> history,
-      List<Task> tasks) {}
+      List<Task> tasks,
+      List<Eviction> evictions) {
+
+    /**
+     * @param evictions the recent evictions it suffered (its pods evicted) or caused (for its
+     *     pods), oldest first
+     */
+    public JobView {
+      evictions = evictions == null ? List.of() : List.copyOf(evictions);
+    }
+
+    /** A pod group without evictions. */
+    public JobView(
+        String podGroup,
+        String queue,
+        String phase,
+        int minMember,
+        Waiting waiting,
+        List<Reason> history,
+        List<Task> tasks) {
+      this(podGroup, queue, phase, minMember, waiting, history, tasks, List.of());
+    }
+  }
 
   /**
    * A pod of a pod group.

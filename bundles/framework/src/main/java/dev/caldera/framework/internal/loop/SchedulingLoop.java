@@ -308,6 +308,8 @@ public final class SchedulingLoop {
       reportInvalidObjects(result);
       writer.apply(result);
       record(started, conf, plugins, snapshot, result);
+      reportEvictions(result);
+      reportAuditDisagreements(result, started);
       return true;
     } finally {
       use.close();
@@ -331,6 +333,35 @@ public final class SchedulingLoop {
     out.addAll(reasons);
     return out;
   }
+
+  /**
+   * Narrates each eviction as one event (who, for whom, the queues, what it frees, the deciding
+   * rule): operators read it in the terminal, the log, {@code /api/events} and the console.
+   */
+  private void reportEvictions(SessionResult result) {
+    for (SessionResult.Eviction e : result.evictions()) {
+      state.event(LoopEvent.normal(EVICTED, e.narrative()));
+    }
+  }
+
+  /**
+   * Keeps each disagreement of a policy in audit mode for {@code /api/policies} and the console,
+   * and reports one the recent ones do not hold as an event.
+   */
+  private void reportAuditDisagreements(SessionResult result, Instant session) {
+    for (SessionResult.Event e : result.events()) {
+      if (AUDIT.equals(e.reason())
+          && state.auditDisagreement(e.kind(), e.object(), e.message(), session)) {
+        state.event(LoopEvent.normal(AUDIT, e.kind() + " " + e.object() + ": " + e.message()));
+      }
+    }
+  }
+
+  /** The reason of the policy plugin's events for audit disagreements. */
+  static final String AUDIT = "PolicyAudit";
+
+  /** The reason of the loop event each eviction is. */
+  static final String EVICTED = "Evicted";
 
   /**
    * Reports each object a session refused (a quantity out of bounds, a storage object Kubernetes
