@@ -187,6 +187,19 @@ class WhyAndQueuesCommandTest {
   }
 
   @Test
+  void nodes_printsTheCardsPerModelWithEachQueuesQuota_andPerNodeWhoHoldsThem() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("nodes", "--admin", url)).as(run.err()).isZero();
+    assertThat(run.out())
+        .containsPattern("NVIDIA-L40S +whole +8 +2 +6  serving 2 / 2\n")
+        .containsPattern("gpu-1 +NVIDIA-L40S +8 +2 +6  serving 2\n");
+
+    CommandRun json = new CommandRun();
+    assertThat(json.run("nodes", "--admin", url, "-o", "json")).as(json.err()).isZero();
+    assertThat(json.out()).contains("\"inventory\" : 8.0", "\"neverFits\"");
+  }
+
+  @Test
   void why_ofAPodGroupOfAMissingQueue_saysTheQueueIsMissing() {
     CommandRun run = new CommandRun();
     assertThat(run.run("why", "--admin", url, "ml/train")).as(run.err()).isZero();

@@ -2,6 +2,7 @@ package dev.caldera.framework;
 
 import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.info.Blocker;
+import dev.caldera.api.info.CardUse;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Quantity;
 import java.util.List;
@@ -31,11 +32,45 @@ public record SessionResult(
     List<Event> events,
     SessionStats stats,
     List<Waiting> waiting,
-    Map<String, List<Blocker.Figure>> queueQuotas) {
+    Map<String, List<Blocker.Figure>> queueQuotas,
+    Map<String, List<CardUse>> nodeCards) {
 
+  /**
+   * @param nodeCards node name → how its cards are used, as a plugin that knows cards reported it
+   *     (capacity-card); empty without one
+   */
   public SessionResult {
     waiting = waiting == null ? List.of() : List.copyOf(waiting);
     queueQuotas = queueQuotas == null ? Map.of() : Map.copyOf(queueQuotas);
+    nodeCards = nodeCards == null ? Map.of() : Map.copyOf(nodeCards);
+  }
+
+  /** A result without card use per node. */
+  public SessionResult(
+      String sessionUid,
+      List<Bind> binds,
+      List<Eviction> evictions,
+      List<Pipelined> pipelined,
+      Map<String, PodGroupStatus> podGroups,
+      Map<String, Map<String, Quantity>> queueAllocated,
+      Map<String, PodStatusUpdate> pods,
+      List<Event> events,
+      SessionStats stats,
+      List<Waiting> waiting,
+      Map<String, List<Blocker.Figure>> queueQuotas) {
+    this(
+        sessionUid,
+        binds,
+        evictions,
+        pipelined,
+        podGroups,
+        queueAllocated,
+        pods,
+        events,
+        stats,
+        waiting,
+        queueQuotas,
+        Map.of());
   }
 
   /** A result without quotas kept by plugins. */
@@ -315,6 +350,7 @@ public record SessionResult(
             actionNanos,
             functionNanos),
         waiting,
-        queueQuotas);
+        queueQuotas,
+        nodeCards);
   }
 }

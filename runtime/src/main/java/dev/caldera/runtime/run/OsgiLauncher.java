@@ -165,6 +165,9 @@ public final class OsgiLauncher {
       }
       awaitStopped();
       out.println("caldera: stopped");
+      if (options.duration() != null) {
+        out.print(whereToLook(options));
+      }
       return 0;
     } catch (BundleException | ReflectiveOperationException | RuntimeException e) {
       err.println("error: " + e.getMessage());
@@ -174,6 +177,35 @@ public final class OsgiLauncher {
       stopFramework();
       felix.close();
     }
+  }
+
+  /**
+   * What a timed run ends with: where to see, on a run that keeps going, what waited and why, the
+   * evictions and the cards.
+   */
+  static String whereToLook(RunOptions options) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "caldera: the evictions above name their rule; to look around while it runs, start it"
+            + " without --duration (or with a longer one) and ask it:\n");
+    String admin =
+        options.adminAddress() == null || options.adminAddress().getPort() == 0
+            ? null
+            : "http://"
+                + (options.adminAddress().getAddress() == null
+                        || options.adminAddress().getAddress().isAnyLocalAddress()
+                    ? "127.0.0.1"
+                    : options.adminAddress().getHostString())
+                + ":"
+                + options.adminAddress().getPort()
+                + "/";
+    out.append("  caldera queues          the queues, their card quotas and what waits in line\n");
+    out.append("  caldera why NS/NAME     why a pod group waits, and the evictions it suffered\n");
+    out.append("  caldera nodes           every node and card model: capacity, allocated, free\n");
+    if (admin != null) {
+      out.append("  console                 ").append(admin).append(" in a browser\n");
+    }
+    return out.toString();
   }
 
   /**

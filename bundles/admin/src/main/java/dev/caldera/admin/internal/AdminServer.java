@@ -39,7 +39,8 @@ import java.util.concurrent.TimeUnit;
  *       run, 503 while scheduling is held (with the reasons).
  *   <li>{@code GET /metrics}: Prometheus text.
  *   <li>{@code GET /api/plugins}, {@code /api/conf}, {@code /api/policies}, {@code /api/sessions},
- *       {@code /api/evictions}, {@code /api/events}, {@code /api/bundles}: JSON.
+ *       {@code /api/evictions}, {@code /api/nodes}, {@code /api/events}, {@code /api/bundles}:
+ *       JSON.
  *   <li>{@code POST /api/bundles[?name=FILE.jar]} with a jar as the body, and {@code DELETE
  *       /api/bundles/NAME}: install and uninstall, only with {@code Authorization: Bearer TOKEN}
  *       when a token is configured; refused with 401 otherwise.
@@ -317,6 +318,7 @@ public final class AdminServer implements AutoCloseable {
       case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
       case "/api/queues" -> Response.json(200, queues(needInsight()));
       case "/api/evictions" -> Response.json(200, evictions(needInsight(), limit(query, 50)));
+      case "/api/nodes" -> Response.json(200, nodes(needInsight()));
       default -> throw new AdminException(404, "no such resource: " + path);
     };
   }
@@ -558,6 +560,20 @@ public final class AdminServer implements AutoCloseable {
     return body;
   }
 
+  /**
+   * {@code /api/nodes}: every node with its cards (capacity, allocated, free, queues), the cards
+   * per model over the cluster with each queue's allocation against its quota, and the pod groups
+   * that can never fit.
+   */
+  private static Map<String, Object> nodes(QueueInsight insight) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("lastSession", insight.lastSession());
+    body.put("nodes", insight.nodes());
+    body.put("cards", insight.cards());
+    body.put("neverFits", insight.neverFits());
+    return body;
+  }
+
   /** {@code /api/evictions}: the recent evictions, oldest first, each with its rule. */
   private static Map<String, Object> evictions(QueueInsight insight, int max) {
     Map<String, Object> body = new LinkedHashMap<>();
@@ -619,6 +635,7 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/queues/NAME/pending   the queue's pending pod groups in order, with reasons",
             "GET /api/jobs/NS/NAME          a pod group: place in line, blockers, pods, evictions",
             "GET /api/evictions  recent evictions: victim, preemptor, queues, freed, rule (?limit=N)",
+            "GET /api/nodes      nodes and cards per model: capacity, allocated, free, queues; never fits",
             "GET /api/access     whether a token is configured and the request's token is accepted",
             "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true&anonymize=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",

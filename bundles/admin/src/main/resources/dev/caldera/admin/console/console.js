@@ -354,6 +354,11 @@
     return link;
   }
 
+  /** A link to the node's rows of the nodes and cards view. */
+  function nodeLink(node) {
+    return node ? el('a', { href: '#node-' + node, class: 'node', text: node }) : '';
+  }
+
   function waitingRow(w) {
     const link = jobLink(w.podGroup);
     return el(
@@ -441,7 +446,7 @@
         null,
         el('td', { text: t.name }),
         el('td', { text: t.phase }),
-        el('td', { text: t.node || '' }),
+        el('td', null, nodeLink(t.node)),
         el('td', { class: 'small', text: t.reason || '' })
       )
     );
@@ -625,6 +630,72 @@
     );
   }
 
+  /** The nodes and cards view: per card model, per node, and what can never fit. */
+  function renderNodes(res) {
+    const box = target('nodes', res);
+    if (!box) return;
+    const body = res.body || {};
+    const models = (body.cards || []).map((c) =>
+      el(
+        'tr',
+        { 'data-card': c.card },
+        el('td', { text: c.card }),
+        el('td', { text: c.kind }),
+        el('td', { class: 'num inventory', text: number(c.inventory) }),
+        el('td', { class: 'num allocated', text: number(c.allocated) }),
+        el('td', { class: 'num free', text: number(c.free) }),
+        el(
+          'td',
+          { class: 'small' },
+          ...(c.queues || []).map((q) =>
+            el('div', {
+              'data-queue': q.queue,
+              'data-allocated': q.allocated,
+              'data-quota': q.quota,
+              class: q.overInventory ? 'over' : null,
+              text:
+                q.queue + ' ' + number(q.allocated) + ' / ' + (q.quota < 0 ? 'no quota' : number(q.quota)) +
+                (q.overInventory ? ' (quota above inventory ' + number(c.inventory) + ')' : ''),
+            })
+          )
+        )
+      )
+    );
+    const nodeRows = [];
+    for (const n of body.nodes || []) {
+      const cards = n.cards || [];
+      if (!cards.length) {
+        nodeRows.push(el('tr', { 'data-node': n.name }, el('td', { id: 'node-' + n.name, text: n.name }), el('td', { text: '-' })));
+        continue;
+      }
+      for (const c of cards) {
+        nodeRows.push(
+          el(
+            'tr',
+            { 'data-node': n.name, 'data-card': c.card },
+            el('td', { id: 'node-' + n.name, text: n.name }),
+            el('td', { text: c.card + (c.kind !== 'whole' ? ' (' + c.kind + ')' : '') }),
+            el('td', { class: 'num', text: number(c.capacity) }),
+            el('td', { class: 'num', text: number(c.allocated) }),
+            el('td', { class: 'num', text: number(Math.max(0, c.capacity - c.allocated)) }),
+            el('td', { class: 'small', text: Object.entries(c.queues || {}).map(([q, v]) => q + ' ' + number(v)).join(', ') })
+          )
+        );
+      }
+    }
+    const never = (body.neverFits || []).map((f) =>
+      el('li', { 'data-never-fits': f.podGroup }, jobLink(f.podGroup), ': ' + f.message)
+    );
+    box.replaceChildren(
+      models.length
+        ? table(['Card', 'Kind', 'Inventory', 'Allocated', 'Free', 'Queues (allocated / quota)'], models, { id: 'card-models' })
+        : empty('no cards reported (capacity-card reports them)'),
+      table(['Node', 'Card', 'Capacity', 'Allocated', 'Free', 'Held by'], nodeRows, { id: 'node-cards' }),
+      never.length ? el('h3', { text: 'never fits' }) : null,
+      never.length ? el('ul', { id: 'never-fits' }, ...never) : null
+    );
+  }
+
   function renderEvictions(res) {
     const box = target('evictions', res);
     if (!box) return;
@@ -641,7 +712,7 @@
           el('td', { text: e.queue }),
           el('td', null, e.forPod || '', el('br'), jobLink(e.forPodGroup)),
           el('td', { text: e.forQueue }),
-          el('td', { text: e.node }),
+          el('td', null, nodeLink(e.node)),
           el('td', { class: 'small', text: Object.entries(e.freed || {}).map(([k, v]) => k + ' ' + v).join(', ') }),
           el('td', { class: 'small rule', text: e.rule })
         )
@@ -717,7 +788,7 @@
   async function refresh() {
     clearTimeout(timer);
     try {
-      const [status, queues, plugins, bundles, sessions, conf, policies, events, acc, evictions] =
+      const [status, queues, plugins, bundles, sessions, conf, policies, events, acc, evictions, nodes] =
         await Promise.all([
           get('/api/status'),
           get('/api/queues'),
@@ -729,6 +800,7 @@
           get('/api/events?limit=30'),
           get('/api/access'),
           get('/api/evictions?limit=20'),
+          get('/api/nodes'),
         ]);
       const open = openDetails();
       if (acc.ok && acc.body) access = acc.body;
@@ -752,6 +824,7 @@
       renderPolicies(policies, events);
       renderEvents(events);
       renderEvictions(evictions);
+      renderNodes(nodes);
       reopen(open);
       const err = $('error');
       err.hidden = status.status !== 0;

@@ -31,6 +31,75 @@ public interface QueueInsight {
   /** When the last session ran; null before the first. */
   Instant lastSession();
 
+  /**
+   * Every node of the last session by name, with its allocatable resources and how its cards are
+   * used (empty without a plugin that reports cards, such as capacity-card).
+   */
+  default List<NodeView> nodes() {
+    return List.of();
+  }
+
+  /**
+   * Per card name (whole cards, MIG and MPS slices): the cluster's inventory, what pods hold, and
+   * per queue what it holds against its quota; the models a quota names and no node has too
+   * (inventory 0). By card name.
+   */
+  default List<CardModel> cards() {
+    return List.of();
+  }
+
+  /**
+   * Pod groups waiting for more cards of a model than their queue's quota or the cluster's
+   * inventory of that model: they can never fit as things stand.
+   */
+  default List<NeverFits> neverFits() {
+    return List.of();
+  }
+
+  /** A node: its allocatable resources (Kubernetes units) and its cards. */
+  record NodeView(
+      String name, Map<String, Double> allocatable, List<dev.caldera.api.info.CardUse> cards) {}
+
+  /**
+   * A card name over the cluster.
+   *
+   * @param kind {@code whole}, {@code mig} or {@code mps}
+   * @param inventory how many the nodes have
+   * @param allocated how many placed pods hold
+   * @param nodes how many nodes have it
+   * @param queues per queue with a quota for it or holding some, by name
+   */
+  record CardModel(
+      String card,
+      String kind,
+      double inventory,
+      double allocated,
+      double free,
+      int nodes,
+      List<QueueCards> queues) {}
+
+  /**
+   * A queue's cards of one model.
+   *
+   * @param quota its {@code volcano.sh/card.quota} for the model; -1 when it sets none
+   * @param overInventory whether the quota is more than the cluster's inventory of the model
+   */
+  record QueueCards(String queue, double allocated, double quota, boolean overInventory) {}
+
+  /**
+   * A pod group that can never fit: it asks {@code requested} cards of {@code card}, more than
+   * {@code limit} ({@code limitName}: {@code card quota} of its queue, or {@code inventory} of the
+   * cluster).
+   */
+  record NeverFits(
+      String podGroup,
+      String queue,
+      String card,
+      double requested,
+      double limit,
+      String limitName,
+      String message) {}
+
   /** The last {@code max} evictions the sessions decided, oldest first. */
   default List<Eviction> evictions(int max) {
     return List.of();

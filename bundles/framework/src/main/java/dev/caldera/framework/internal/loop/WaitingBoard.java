@@ -103,6 +103,36 @@ final class WaitingBoard implements QueueInsight {
   }
 
   @Override
+  public List<NodeView> nodes() {
+    Last l = last;
+    if (l == null) {
+      return List.of();
+    }
+    List<NodeView> out = new ArrayList<>();
+    for (Node n : l.snapshot().nodes()) {
+      out.add(
+          new NodeView(
+              n.name(),
+              amounts(n.allocatable()),
+              l.result().nodeCards().getOrDefault(n.name(), List.of())));
+    }
+    out.sort(java.util.Comparator.comparing(NodeView::name));
+    return out;
+  }
+
+  @Override
+  public List<CardModel> cards() {
+    Last l = last;
+    return l == null ? List.of() : CardTotals.of(l.result()).models();
+  }
+
+  @Override
+  public List<NeverFits> neverFits() {
+    Last l = last;
+    return l == null ? List.of() : CardTotals.of(l.result()).neverFits(l.result().waiting());
+  }
+
+  @Override
   public synchronized List<Eviction> evictions(int max) {
     List<Eviction> all = new ArrayList<>(evictions);
     return List.copyOf(all.subList(Math.max(0, all.size() - Math.max(0, max)), all.size()));

@@ -106,6 +106,7 @@ public final class SessionImpl implements ActionSession {
   final Map<String, Blocker> blockers = new ConcurrentHashMap<>();
   final Map<String, Blocker> queueBlockers = new ConcurrentHashMap<>();
   final Map<String, List<Blocker.Figure>> queueQuotas = new ConcurrentHashMap<>();
+  final Map<String, List<dev.caldera.api.info.CardUse>> nodeCards = new ConcurrentHashMap<>();
   private int blockerReports;
   // Pod groups left out because their queue does not exist.
   List<dev.caldera.api.model.PodGroup> orphans = List.of();
@@ -858,6 +859,13 @@ public final class SessionImpl implements ActionSession {
   public void reportQueueQuota(QueueInfo queue, List<Blocker.Figure> figures) {
     if (queue != null && figures != null) {
       queueQuotas.put(queue.name(), List.copyOf(figures));
+    }
+  }
+
+  @Override
+  public void reportNodeCards(NodeInfo node, List<dev.caldera.api.info.CardUse> cards) {
+    if (node != null && cards != null) {
+      nodeCards.put(node.name(), List.copyOf(cards));
     }
   }
 

@@ -428,7 +428,8 @@ public final class SessionRunner {
           List.copyOf(session.ledger().events),
           stats,
           waiting,
-          new java.util.TreeMap<>(session.queueQuotas));
+          new java.util.TreeMap<>(session.queueQuotas),
+          new java.util.TreeMap<>(session.nodeCards));
     }
 
     private void closeJob(

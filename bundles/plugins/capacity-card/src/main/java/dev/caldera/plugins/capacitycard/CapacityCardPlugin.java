@@ -150,6 +150,7 @@ public final class CapacityCardPlugin implements Plugin {
         session.reportQueueQuota(account.queue, figures);
       }
     }
+    NodeCardsReport.report(session, ledger);
   }
 
   /** The limit name of the queues' card figures. */
