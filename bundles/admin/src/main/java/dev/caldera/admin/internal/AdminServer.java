@@ -307,7 +307,7 @@ public final class AdminServer implements AutoCloseable {
                   .scrape(
                       monitor.map(SchedulerMonitor::metrics).orElse(null),
                       (int) backend.plugins().stream().filter(p -> p.bundle() != null).count(),
-                      backend.metricsSources())
+                      withInsight(backend.metricsSources()))
                   .getBytes(StandardCharsets.UTF_8));
       case "/api/plugins" -> Response.json(200, backend.plugins());
       case "/api/bundles" -> Response.json(200, backend.bundles());
@@ -572,6 +572,13 @@ public final class AdminServer implements AutoCloseable {
     body.put("cards", insight.cards());
     body.put("neverFits", insight.neverFits());
     return body;
+  }
+
+  /** The backend's metrics sources and the loop's figures of cards and pending pod groups. */
+  private List<MetricsSource> withInsight(List<MetricsSource> sources) {
+    List<MetricsSource> all = new java.util.ArrayList<>(sources);
+    all.addAll(InsightMetrics.of(backend.insight()));
+    return all;
   }
 
   /** {@code /api/evictions}: the recent evictions, oldest first, each with its rule. */

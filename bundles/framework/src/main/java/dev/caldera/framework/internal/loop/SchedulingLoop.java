@@ -357,6 +357,13 @@ public final class SchedulingLoop {
     }
   }
 
+  /**
+   * Warnings about an object's setting that cannot be honoured, reported as loop events like the
+   * {@code Invalid...} ones: capacity-card's card quota above the cluster's cards, and a pod group
+   * that can never fit.
+   */
+  static final Set<String> MIRRORED = Set.of("QuotaAboveInventory", "Inadmissible");
+
   /** The reason of the policy plugin's events for audit disagreements. */
   static final String AUDIT = "PolicyAudit";
 
@@ -388,7 +395,8 @@ public final class SchedulingLoop {
   private void reportInvalidObjects(SessionResult result) {
     Set<String> now = new TreeSet<>();
     for (SessionResult.Event e : result.events()) {
-      if (!"Warning".equals(e.type()) || !e.reason().startsWith("Invalid")) {
+      if (!"Warning".equals(e.type())
+          || !(e.reason().startsWith("Invalid") || MIRRORED.contains(e.reason()))) {
         continue;
       }
       String message = e.kind() + " " + e.object() + ": " + e.message();
