@@ -298,17 +298,20 @@ public final class AdminServer implements AutoCloseable {
       case "/api/access" -> Response.json(200, access(ex));
       case "/healthz" -> health(monitor, false);
       case "/readyz" -> health(monitor, true);
-      case "/metrics" ->
-          new Response(
-              200,
-              Metrics.CONTENT_TYPE,
-              backend
-                  .metrics()
-                  .scrape(
-                      monitor.map(SchedulerMonitor::metrics).orElse(null),
-                      (int) backend.plugins().stream().filter(p -> p.bundle() != null).count(),
-                      withInsight(backend.metricsSources()))
-                  .getBytes(StandardCharsets.UTF_8));
+      case "/metrics" -> {
+        boolean openMetrics = wantsOpenMetrics(ex.getRequestHeaders().getFirst("Accept"));
+        yield new Response(
+            200,
+            openMetrics ? Metrics.OPENMETRICS_CONTENT_TYPE : Metrics.CONTENT_TYPE,
+            backend
+                .metrics()
+                .scrape(
+                    monitor.map(SchedulerMonitor::metrics).orElse(null),
+                    (int) backend.plugins().stream().filter(p -> p.bundle() != null).count(),
+                    withInsight(backend.metricsSources()),
+                    openMetrics)
+                .getBytes(StandardCharsets.UTF_8));
+      }
       case "/api/plugins" -> Response.json(200, backend.plugins());
       case "/api/bundles" -> Response.json(200, backend.bundles());
       case "/api/conf" -> Response.json(200, need(monitor).conf());
@@ -572,6 +575,12 @@ public final class AdminServer implements AutoCloseable {
     body.put("cards", insight.cards());
     body.put("neverFits", insight.neverFits());
     return body;
+  }
+
+  /** Whether the scraper asks for OpenMetrics ({@code Accept: application/openmetrics-text}). */
+  static boolean wantsOpenMetrics(String accept) {
+    return accept != null
+        && accept.toLowerCase(java.util.Locale.ROOT).contains("application/openmetrics-text");
   }
 
   /** The backend's metrics sources and the loop's figures of cards and pending pod groups. */

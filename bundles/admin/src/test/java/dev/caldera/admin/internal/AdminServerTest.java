@@ -233,6 +233,28 @@ class AdminServerTest {
   }
 
   @Test
+  void metrics_givePendingPodGroupsPerStage_andOpenMetricsWhenAsked() throws Exception {
+    start(null);
+
+    HttpResponse<String> text = send(at("/metrics"));
+    assertThat(text.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+    assertThat(text.body())
+        .contains("caldera_pending_podgroups{queue=\"training\",stage=\"QUEUE_CAPABILITY\"} 2.0\n");
+
+    HttpResponse<String> open =
+        send(
+            at("/metrics")
+                .header(
+                    "Accept",
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8,text/plain;q=0.5"));
+    assertThat(open.headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/openmetrics-text");
+    assertThat(open.body())
+        .contains("caldera_pending_podgroups{queue=\"training\",stage=\"QUEUE_CAPABILITY\"} 2.0\n")
+        .endsWith("# EOF\n");
+  }
+
+  @Test
   void evictions_listTheRecentOnesWithTheirRule() throws Exception {
     start(null);
 

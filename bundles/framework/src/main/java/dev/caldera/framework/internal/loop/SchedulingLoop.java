@@ -522,8 +522,7 @@ public final class SchedulingLoop {
       }
     }
     QueueFigures figures = QueueFigures.of(snapshot, result);
-    List<SessionRecord.Bind> binds = new ArrayList<>();
-    result.binds().forEach(b -> binds.add(new SessionRecord.Bind(b.pod(), b.node())));
+    List<SessionRecord.Bind> binds = bindsWithWaits(snapshot, result, started);
     List<String> evicted = new ArrayList<>();
     result.evictions().forEach(e -> evicted.add(e.pod()));
     SessionRecord r =
@@ -541,6 +540,49 @@ public final class SchedulingLoop {
             result.stats() == null ? Map.of() : result.stats().functionNanos());
     state.board().update(snapshot, result, figures, started);
     state.sessionCompleted(r, figures);
+  }
+
+  /**
+   * The session's binds, each with its pod's queue and how long it waited since its creation (for
+   * the latency histogram); the pods are looked up only when something was bound.
+   */
+  static List<SessionRecord.Bind> bindsWithWaits(
+      ClusterSnapshot snapshot, SessionResult result, Instant started) {
+    List<SessionRecord.Bind> binds = new ArrayList<>();
+    if (result.binds().isEmpty()) {
+      return binds;
+    }
+    Map<String, dev.caldera.api.model.Pod> bound = new java.util.HashMap<>();
+    result.binds().forEach(b -> bound.put(b.pod(), null));
+    for (dev.caldera.api.model.Pod p : snapshot.pods()) {
+      if (bound.containsKey(p.key())) {
+        bound.put(p.key(), p);
+      }
+    }
+    Map<String, String> queueOf = new java.util.HashMap<>();
+    for (dev.caldera.api.model.PodGroup pg : snapshot.podGroups()) {
+      queueOf.put(pg.key(), pg.queue().isEmpty() ? "default" : pg.queue());
+    }
+    for (SessionResult.Bind b : result.binds()) {
+      dev.caldera.api.model.Pod p = bound.get(b.pod());
+      String queue = "";
+      double waited = -1;
+      if (p != null) {
+        queue = queueOf.getOrDefault(dev.caldera.api.info.PodFacts.jobKey(p), "");
+        if (queue.isEmpty()) {
+          queue =
+              p.metadata()
+                  .annotations()
+                  .getOrDefault("scheduling.volcano.sh/queue-name", "default");
+        }
+        Instant created = p.metadata().creationTimestamp();
+        if (created != null && !created.equals(Instant.EPOCH)) {
+          waited = Math.max(0, Duration.between(created, started).toMillis() / 1000.0);
+        }
+      }
+      binds.add(new SessionRecord.Bind(b.pod(), b.node(), queue, waited));
+    }
+    return binds;
   }
 
   private void maybePrintStatus() {
