@@ -340,7 +340,19 @@ public final class SchedulingLoop {
    */
   private void reportEvictions(SessionResult result) {
     for (SessionResult.Eviction e : result.evictions()) {
-      state.event(LoopEvent.normal(EVICTED, e.narrative()));
+      int slash = e.pod().indexOf('/');
+      state.event(
+          LoopEvent.normal(EVICTED, e.narrative())
+              .with(
+                  fields(
+                      "object", "Pod/" + e.pod(),
+                      "namespace", slash < 0 ? "" : e.pod().substring(0, slash),
+                      "queue", e.queue(),
+                      "node", e.node(),
+                      "action", e.action(),
+                      "forPod", e.forPod(),
+                      "forQueue", e.forQueue(),
+                      "rule", e.rule())));
     }
   }
 
@@ -352,7 +364,9 @@ public final class SchedulingLoop {
     for (SessionResult.Event e : result.events()) {
       if (AUDIT.equals(e.reason())
           && state.auditDisagreement(e.kind(), e.object(), e.message(), session)) {
-        state.event(LoopEvent.normal(AUDIT, e.kind() + " " + e.object() + ": " + e.message()));
+        state.event(
+            LoopEvent.normal(AUDIT, e.kind() + " " + e.object() + ": " + e.message())
+                .with(objectFields(e)));
       }
     }
   }
@@ -363,6 +377,27 @@ public final class SchedulingLoop {
    * that can never fit.
    */
   static final Set<String> MIRRORED = Set.of("QuotaAboveInventory", "Inadmissible");
+
+  /** Alternating names and values as an ordered map. */
+  static Map<String, String> fields(String... namesAndValues) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
+      out.put(namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return out;
+  }
+
+  /**
+   * The object of a session event ({@code Queue/training}, {@code Pod/ns/p}), its namespace when
+   * namespaced, and the queue when the object is one.
+   */
+  static Map<String, String> objectFields(SessionResult.Event e) {
+    int slash = e.object().indexOf('/');
+    return fields(
+        "object", e.kind() + "/" + e.object(),
+        "namespace", slash < 0 ? "" : e.object().substring(0, slash),
+        "queue", e.kind().equals("Queue") ? e.object() : "");
+  }
 
   /** The reason of the policy plugin's events for audit disagreements. */
   static final String AUDIT = "PolicyAudit";
@@ -402,7 +437,7 @@ public final class SchedulingLoop {
       String message = e.kind() + " " + e.object() + ": " + e.message();
       if (now.add(e.reason() + '\u0000' + message)
           && !invalidReported.contains(e.reason() + '\u0000' + message)) {
-        state.event(LoopEvent.warning(e.reason(), message));
+        state.event(LoopEvent.warning(e.reason(), message).with(objectFields(e)));
       }
     }
     invalidReported = now;

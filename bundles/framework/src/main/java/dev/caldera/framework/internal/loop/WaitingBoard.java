@@ -60,6 +60,8 @@ final class WaitingBoard implements QueueInsight {
         }
         Reason previous = h.peekLast();
         if (previous != null && same(previous.blocker(), w.blocker())) {
+          // The same reason with other numbers (a total that moved) is no new entry: it keeps its
+          // since and shows the latest numbers.
           h.removeLast();
           h.addLast(new Reason(previous.since(), time, w.blocker()));
         } else {
@@ -150,7 +152,17 @@ final class WaitingBoard implements QueueInsight {
   }
 
   private static boolean same(Blocker a, Blocker b) {
-    return a.stage() == b.stage() && a.message().equals(b.message());
+    return a.stage() == b.stage()
+        && a.plugin().equals(b.plugin())
+        && withoutNumbers(a.message()).equals(withoutNumbers(b.message()));
+  }
+
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile("\\d+(\\.\\d+)?");
+
+  /** The message with each number as {@code #}: what stays when only a figure moves. */
+  static String withoutNumbers(String message) {
+    return NUMBER.matcher(message).replaceAll("#");
   }
 
   @Override

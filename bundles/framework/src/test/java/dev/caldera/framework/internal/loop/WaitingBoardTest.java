@@ -120,4 +120,41 @@ class WaitingBoardTest {
         .containsExactly("ai/train-1");
     assertThat(board.evictions(0)).isEmpty();
   }
+
+  @Test
+  void history_aBlockerWhoseNumbersOnlyMoved_isNoNewEntry_butShowsTheLatestNumbers() {
+    WaitingBoard board = new WaitingBoard();
+    PodGroup pg =
+        new PodGroup(ObjectMeta.named("ml", "t"), "q", 1, null, null, null, "Pending", null);
+    String[] messages = {
+      "Queue <q> has insufficient <A> quota: requested <16>, total would be <22>, but capability is <8>",
+      "Queue <q> has insufficient <A> quota: requested <16>, total would be <24>, but capability is <8>",
+      "queue q is closed"
+    };
+    for (int i = 0; i < messages.length; i++) {
+      Blocker b =
+          Blocker.of(i < 2 ? Blocker.Stage.CARD_QUOTA : Blocker.Stage.QUEUE_CLOSED, messages[i]);
+      board.update(
+          new ClusterSnapshot(List.of(), List.of(), List.of(pg), List.of(), null, NOW),
+          new SessionResult(
+              "s" + i,
+              List.of(),
+              List.of(),
+              List.of(),
+              Map.of(),
+              Map.of(),
+              Map.of(),
+              List.of(),
+              null,
+              List.of(new SessionResult.Waiting("ml/t", "q", 1, "Pending", 1, Map.of(), true, b))),
+          null,
+          NOW.plusSeconds(i));
+    }
+
+    var history = board.job("ml", "t").orElseThrow().history();
+    assertThat(history).hasSize(2);
+    assertThat(history.get(0).blocker().message()).isEqualTo(messages[1]);
+    assertThat(history.get(0).since()).isEqualTo(NOW);
+    assertThat(history.get(0).until()).isEqualTo(NOW.plusSeconds(1));
+  }
 }
