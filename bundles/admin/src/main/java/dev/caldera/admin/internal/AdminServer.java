@@ -347,14 +347,11 @@ public final class AdminServer implements AutoCloseable {
       exported = backend.exportScenario(request);
     } catch (IllegalStateException notListed) {
       throw new AdminException(503, "no snapshot yet: " + notListed.getMessage());
+    } catch (IllegalArgumentException refused) {
+      throw new AdminException(400, refused.getMessage());
     }
     String scenario =
-        exported.orElseThrow(
-            () ->
-                new AdminException(
-                    404,
-                    "no cluster source exports a snapshot (the embedded cluster's is its"
-                        + " scenario files; run with --kubeconfig)"));
+        exported.orElseThrow(() -> new AdminException(404, "no cluster source exports a snapshot"));
     return new Response(
         200,
         request.json() ? "application/json; charset=utf-8" : "application/yaml; charset=utf-8",

@@ -4,6 +4,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.sim.ClusterState;
 import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.Scenario;
@@ -28,8 +29,8 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 @Component(
     configurationPid = EmbeddedClusterComponent.PID,
     configurationPolicy = ConfigurationPolicy.REQUIRE,
-    service = {ClusterSource.class, ClusterWriter.class})
-public final class EmbeddedClusterComponent implements ClusterSource, ClusterWriter {
+    service = {ClusterSource.class, ClusterWriter.class, ClusterExport.class})
+public final class EmbeddedClusterComponent implements ClusterSource, ClusterWriter, ClusterExport {
 
   /** The configuration PID. */
   public static final String PID = "dev.caldera.cluster.embedded";
@@ -99,5 +100,11 @@ public final class EmbeddedClusterComponent implements ClusterSource, ClusterWri
   @Override
   public void apply(SessionResult result) {
     live.apply(result);
+  }
+
+  /** The embedded cluster as it is now, as a scenario file ({@code caldera snapshot}). */
+  @Override
+  public String scenario(ClusterExport.Request request) {
+    return dev.caldera.sim.internal.ScenarioExport.write(live.view(), request);
   }
 }
