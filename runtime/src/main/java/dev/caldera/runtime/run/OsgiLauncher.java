@@ -75,7 +75,7 @@ public final class OsgiLauncher {
 
   public OsgiLauncher(RunOptions options, PrintStream out, PrintStream err) {
     this.options = options;
-    this.out = out;
+    this.out = json(options) ? JsonLines.wrap(out, "caldera.run") : out;
     this.err = err;
   }
 
@@ -100,8 +100,25 @@ public final class OsgiLauncher {
    * @return 0 after an orderly stop, 1 when Caldera could not start
    */
   public int run() throws IOException, InterruptedException {
+    PrintStream systemOut = System.out;
+    if (json(options)) {
+      // The bundles' own lines (admin address, cluster) go to System.out: as JSON too.
+      System.setOut(JsonLines.wrap(systemOut, "caldera.run"));
+    }
+    try {
+      return runInFelix();
+    } finally {
+      System.setOut(systemOut);
+    }
+  }
+
+  private static boolean json(RunOptions options) {
+    return options != null && "json".equalsIgnoreCase(options.logFormat());
+  }
+
+  private int runInFelix() throws IOException, InterruptedException {
     long start = System.nanoTime();
-    ConsoleLogFormat.install("json".equalsIgnoreCase(options.logFormat()));
+    ConsoleLogFormat.install(json(options));
     for (Path stale : FelixStorage.removeStale(FelixStorage.systemTmp())) {
       out.println("caldera: removed " + stale + ", the Felix cache of a run that was killed");
     }
@@ -186,7 +203,7 @@ public final class OsgiLauncher {
   static String whereToLook(RunOptions options) {
     StringBuilder out = new StringBuilder();
     out.append(
-        "caldera: the evictions above name their rule; to look around while it runs, start it"
+        "caldera: to look around while it runs, start it"
             + " without --duration (or with a longer one) and ask it:\n");
     String admin =
         options.adminAddress() == null || options.adminAddress().getPort() == 0
