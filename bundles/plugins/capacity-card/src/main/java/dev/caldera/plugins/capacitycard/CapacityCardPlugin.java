@@ -97,7 +97,7 @@ public final class CapacityCardPlugin implements Plugin {
         }
       }
     }
-    QuotaChecks checks = new QuotaChecks(ledger, refusals);
+    QuotaChecks checks = new QuotaChecks(ledger, refusals, reports);
     extensions.add(ExtensionPoint.JOB_ENQUEUEABLE, checks::enqueueable);
     extensions.add(ExtensionPoint.JOB_ENQUEUED, checks::enqueued);
     extensions.add(ExtensionPoint.ALLOCATABLE, checks::allocatable);

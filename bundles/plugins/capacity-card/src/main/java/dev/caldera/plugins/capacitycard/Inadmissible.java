@@ -3,7 +3,6 @@ package dev.caldera.plugins.capacitycard;
 import dev.caldera.api.Session;
 import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
-import dev.caldera.api.model.PodCondition;
 import java.util.List;
 import java.util.Map;
 
@@ -11,8 +10,7 @@ import java.util.Map;
  * A pod group whose minimum asks more cards of a model (or of each model of {@code A|B}) than its
  * queue's card quota or the cluster's inventory: it can never fit as things stand, so enqueue
  * refuses it, its blocker is {@link Blocker.Stage#INADMISSIBLE} (listed after the pod groups that
- * can fit) and one {@code Inadmissible} warning says why: the event is recorded when the pod group
- * gets its {@code Inadmissible} condition, not again while the reason stays.
+ * can fit) and one {@code Inadmissible} warning says why, not again while the reason stays.
  */
 record Inadmissible(String message, List<Blocker.Figure> figures) {
 
@@ -66,16 +64,13 @@ record Inadmissible(String message, List<Blocker.Figure> figures) {
     return null;
   }
 
-  /** Marks the pod group; the event only when its condition did not already say so. */
-  void report(Session session, JobInfo job) {
-    boolean said = false;
-    for (PodCondition c : job.podGroup().conditions()) {
-      if (REASON.equals(c.type()) && message.equals(c.message())) {
-        said = true;
-      }
-    }
-    session.setPodGroupCondition(job, new PodCondition(REASON, "True", "NeverFits", message));
-    if (!said) {
+  /**
+   * The event, unless this reason was already reported for the pod group ({@code reports}: the
+   * factory's memory, which outlives sessions). No pod group condition is written: a status change
+   * on every such pod group made the demo's sessions write and schedule differently.
+   */
+  void report(Session session, JobInfo job, QueueReports reports) {
+    if (reports.changed(REASON + "\u0000" + job.uid(), List.of(message))) {
       session.recordEvent("PodGroup", job.uid(), "Warning", REASON, message);
     }
   }

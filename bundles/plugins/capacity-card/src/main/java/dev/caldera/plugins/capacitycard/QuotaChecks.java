@@ -25,11 +25,21 @@ final class QuotaChecks {
   private final CardLedger ledger;
   private final Refusals refusals;
   private final double factor;
+  private final QueueReports reports;
 
   QuotaChecks(CardLedger ledger, Refusals refusals) {
+    this(ledger, refusals, new QueueReports());
+  }
+
+  /**
+   * @param reports the factory's memory of what was reported (an inadmissible pod group's event
+   *     once)
+   */
+  QuotaChecks(CardLedger ledger, Refusals refusals, QueueReports reports) {
     this.ledger = ledger;
     this.refusals = refusals;
     this.factor = ledger.arguments.overCommitFactor();
+    this.reports = reports;
   }
 
   /**
@@ -54,7 +64,7 @@ final class QuotaChecks {
             : enqueueRefusal(account, min);
     Inadmissible never = min == null ? null : Inadmissible.of(job, account, min, ledger, factor);
     if (never != null) {
-      never.report(refusals.session(), job);
+      never.report(refusals.session(), job, reports);
       if (refusal == null) {
         refusal = new Refusal(Inadmissible.REASON, never.message(), never.figures());
       }
