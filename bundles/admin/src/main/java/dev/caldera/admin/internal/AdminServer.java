@@ -351,7 +351,12 @@ public final class AdminServer implements AutoCloseable {
       throw new AdminException(400, refused.getMessage());
     }
     String scenario =
-        exported.orElseThrow(() -> new AdminException(404, "no cluster source exports a snapshot"));
+        exported.orElseThrow(
+            () ->
+                new AdminException(
+                    404,
+                    "no cluster source exports a snapshot (neither the embedded cluster nor one"
+                        + " of --kubeconfig is running)"));
     return new Response(
         200,
         request.json() ? "application/json; charset=utf-8" : "application/yaml; charset=utf-8",
