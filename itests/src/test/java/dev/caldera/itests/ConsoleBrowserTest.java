@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -163,6 +164,19 @@ class ConsoleBrowserTest {
                 + " b.dataset.allocated, b.dataset.limit]);");
   }
 
+  /** Whether, per card model, the node rows of the nodes view add up to the model's row. */
+  private boolean cardFiguresAddUp() {
+    return (Boolean)
+        browser.executeScript(
+            "const sums = {};"
+                + " document.querySelectorAll('#node-cards tr[data-card]').forEach(r => {"
+                + "  const c = r.dataset.card; const cells = r.querySelectorAll('td');"
+                + "  sums[c] = (sums[c] || 0) + Number(cells[3].textContent); });"
+                + " const rows = [...document.querySelectorAll('#card-models tr[data-card]')];"
+                + " return rows.length > 0 && rows.every(r =>"
+                + "  Number(r.querySelector('.allocated').textContent) === (sums[r.dataset.card] || 0));");
+  }
+
   @Test
   void console_showsTheQueueTree_aPendingReason_andAMissingPluginHoldingScheduling()
       throws Exception {
@@ -226,6 +240,42 @@ class ConsoleBrowserTest {
     assertThat(text("#queue-tree tr[data-queue='training'] .quota-bar .bar-label"))
         .endsWith(" / 16 card quota");
 
+    // A reclaim on the demo (inference takes cards back from training): the eviction is on the
+    // console with the rule that allowed it, and the victim's pod group shows it, as does why.
+    new WebDriverWait(browser, Duration.ofSeconds(120))
+        .until(b -> !text("#evictions tr[data-pod] td.rule").isEmpty());
+    JsonNode evictions = api(url + "api/evictions").path("evictions");
+    JsonNode eviction = evictions.get(evictions.size() - 1);
+    String victim = eviction.path("podGroup").asText();
+    assertThat(eviction.path("action").asText()).isEqualTo("reclaim");
+    assertThat(eviction.path("rule").asText()).contains("tidal.policy:");
+    assertThat(text("#evictions")).contains(eviction.path("pod").asText(), "tidal.policy:");
+    browser.executeScript(
+        "document.querySelector(arguments[0]).click();",
+        "#evictions a.pg[data-job='" + victim + "']");
+    wait.until(b -> text("#job h3").startsWith(victim + " · "));
+    wait.until(b -> text("#job .job-evictions").contains("suffered"));
+    assertThat(text("#job .job-evictions")).contains(eviction.path("rule").asText());
+    Process why =
+        new ProcessBuilder(home.resolve("bin/caldera").toString(), "why", "--admin", url, victim)
+            .redirectErrorStream(true)
+            .start();
+    String whyOut = new String(why.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(why.waitFor()).as(whyOut).isZero();
+    assertThat(whyOut).contains("evictions:", " suffered: reclaim evicted ", "tidal.policy:");
+    screenshot("console-eviction.png");
+
+    // An opened policy stays open across refreshes.
+    browser.executeScript(
+        "document.querySelector(\"#policies details[data-policy='tidal.policy']\").open = true;");
+    long opened = refreshes();
+    wait.until(b -> refreshes() > opened + 1);
+    assertThat(
+            (Boolean)
+                browser.executeScript(
+                    "return document.querySelector(\"#policies details[data-policy='tidal.policy']\").open;"))
+        .isTrue();
+
     // The demo's workload soon leaves pod groups waiting, each with a reason.
     wait.until(b -> !pendingRows().isEmpty());
     screenshot("console-running.png");
@@ -270,6 +320,29 @@ class ConsoleBrowserTest {
     // "node(s) without card <NVIDIA-A100-SXM4-80GB>"; which of them depends on the session the
     // hold froze): shown as text, equal to the API's message above, not swallowed as markup.
     assertThat(rows).anySatisfy(row -> assertThat(row.get(3)).containsPattern("<[A-Za-z][^<>]*>"));
+
+    // The nodes and cards view (frozen with the last session while held): per model, the nodes'
+    // cards add up to the model's row, and each queue's cards equal /api/queues' card quota bars.
+    assertThat(cardFiguresAddUp()).isTrue();
+    JsonNode frozen = api(url + "api/queues").path("queues");
+    for (JsonNode q : frozen) {
+      for (JsonNode quota : q.path("quotas")) {
+        String css =
+            "#card-models tr[data-card='"
+                + quota.path("resource").asText()
+                + "'] div[data-queue='"
+                + q.path("name").asText()
+                + "']";
+        assertThat(
+                Double.parseDouble(
+                    String.valueOf(
+                        browser.executeScript(
+                            "return document.querySelector(arguments[0]).dataset.allocated;",
+                            css))))
+            .as(css)
+            .isEqualTo(quota.path("allocated").asDouble());
+      }
+    }
 
     // Selecting a pod group shows its pods and its blocker history.
     String first = rows.get(0).get(1);

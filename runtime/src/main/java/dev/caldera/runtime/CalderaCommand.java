@@ -3,8 +3,10 @@ package dev.caldera.runtime;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -73,6 +75,7 @@ public final class CalderaCommand implements Runnable {
     m.put("why", WhyCommand::new);
     m.put("queues", QueuesCommand::new);
     m.put("queue", QueueCommand::new);
+    m.put("nodes", NodesCommand::new);
     m.put("cds-training", CdsTrainingCommand::new);
     m.put("help", CommandLine.HelpCommand::new);
     return Collections.unmodifiableMap(m);
@@ -139,7 +142,13 @@ public final class CalderaCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(), "Missing command: simulate or bench");
+    List<String> names = new ArrayList<>(SUBCOMMANDS.keySet());
+    names.remove("help");
+    throw new ParameterException(
+        spec.commandLine(),
+        "Missing command: one of "
+            + String.join(", ", names)
+            + " (caldera help COMMAND for its options)");
   }
 
   PrintStream out() {

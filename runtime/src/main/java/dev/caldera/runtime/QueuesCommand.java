@@ -36,7 +36,13 @@ final class QueuesCommand implements Callable<Integer> {
     AdminClient client = new AdminClient(admin);
     try {
       if (queue == null) {
-        out.print(tree(client.get("/api/queues")));
+        JsonNode nodes;
+        try {
+          nodes = client.get("/api/nodes");
+        } catch (AdminClient.AdminError olderScheduler) {
+          nodes = null;
+        }
+        out.print(tree(client.get("/api/queues"), nodes));
       } else {
         out.print(line(client.get("/api/queues/" + AdminClient.segment(queue) + "/pending")));
       }
@@ -49,6 +55,14 @@ final class QueuesCommand implements Callable<Integer> {
 
   /** One row per queue, children indented under their parent. */
   static String tree(JsonNode body) {
+    return tree(body, null);
+  }
+
+  /**
+   * One row per queue, and under a queue whose card quota the cluster's inventory cannot meet, a
+   * line saying so ({@code nodes}: the answer of {@code /api/nodes}, or null).
+   */
+  static String tree(JsonNode body, JsonNode nodes) {
     StringBuilder sb = new StringBuilder();
     sb.append(
         String.format(
@@ -82,6 +96,28 @@ final class QueuesCommand implements Callable<Integer> {
             .append(q.path("quotas").get(0).path("limitName").asText())
             .append(": ")
             .append(String.join(", ", quotas))
+            .append('\n');
+      }
+      List<String> over = new ArrayList<>();
+      if (nodes != null) {
+        for (JsonNode c : nodes.path("cards")) {
+          for (JsonNode qc : c.path("queues")) {
+            if (qc.path("queue").asText().equals(name) && qc.path("overInventory").asBoolean()) {
+              over.add(
+                  c.path("card").asText()
+                      + " quota "
+                      + Blocker.Figure.format(qc.path("quota").asDouble())
+                      + " > "
+                      + Blocker.Figure.format(c.path("inventory").asDouble())
+                      + " in the cluster");
+            }
+          }
+        }
+      }
+      if (!over.isEmpty()) {
+        sb.append("  ".repeat(d + 1))
+            .append("quota above inventory (can never be met): ")
+            .append(String.join(", ", over))
             .append('\n');
       }
     }

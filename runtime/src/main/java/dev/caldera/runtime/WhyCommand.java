@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -35,12 +36,22 @@ final class WhyCommand implements Callable<Integer> {
   @Parameters(paramLabel = "NS/NAME", description = "The pod group, namespace/name.")
   String podGroup;
 
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "text|json",
+      description = "text (default) or json: the admin API's answer as it is.")
+  String output = "text";
+
   @Override
   public Integer call() {
     int slash = podGroup.indexOf('/');
     if (slash <= 0 || slash == podGroup.length() - 1 || podGroup.indexOf('/', slash + 1) >= 0) {
       throw new ParameterException(
           spec.commandLine(), "expected NAMESPACE/NAME of a pod group, got " + podGroup);
+    }
+    if (!output.equals("text") && !output.equals("json")) {
+      throw new ParameterException(
+          spec.commandLine(), "--output: expected text or json, got " + output);
     }
     PrintStream out = parent.out();
     JsonNode body;
@@ -55,6 +66,10 @@ final class WhyCommand implements Callable<Integer> {
     } catch (AdminClient.AdminError e) {
       parent.err().println("error: " + e.getMessage());
       return 1;
+    }
+    if (output.equals("json")) {
+      out.println(body.toPrettyString());
+      return 0;
     }
     out.print(explain(body));
     return 0;
@@ -101,12 +116,12 @@ final class WhyCommand implements Callable<Integer> {
       }
       sb.append("; ").append(blocker(waiting.path("blocker"))).append('\n');
       if (!waiting.path("lastTried").isNull() && waiting.has("lastTried")) {
-        sb.append("  last tried ").append(waiting.path("lastTried").asText());
+        sb.append("  last tried ").append(time(waiting.path("lastTried").asText()));
       } else {
         sb.append("  not tried yet");
       }
       if (waiting.hasNonNull("since")) {
-        sb.append("; blocked so since ").append(waiting.path("since").asText());
+        sb.append("; blocked so since ").append(time(waiting.path("since").asText()));
       }
       sb.append('\n');
       figuresAndCounts(waiting.path("blocker"), sb);
@@ -127,21 +142,44 @@ final class WhyCommand implements Callable<Integer> {
         sb.append('\n');
       }
     }
+    JsonNode evictions = job.path("evictions");
+    if (evictions.size() > 0) {
+      sb.append("evictions:\n");
+      for (JsonNode e : evictions) {
+        boolean suffered = e.path("podGroup").asText().equals(name);
+        sb.append("  ")
+            .append(time(e.path("time").asText()))
+            .append(suffered ? " suffered: " : " caused: ")
+            .append(e.path("message").asText())
+            .append('\n');
+      }
+    }
     JsonNode history = job.path("history");
     if (history.size() > 1) {
       sb.append("earlier:\n");
       for (int i = 0; i < history.size() - 1; i++) {
         JsonNode h = history.get(i);
         sb.append("  ")
-            .append(h.path("since").asText())
+            .append(time(h.path("since").asText()))
             .append(" – ")
-            .append(h.path("until").asText())
+            .append(time(h.path("until").asText()))
             .append(": ")
             .append(blocker(h.path("blocker")))
             .append('\n');
       }
     }
     return sb.toString();
+  }
+
+  /** An instant as the API writes it, to the second ({@code 2026-11-24T11:12:45Z}). */
+  static String time(String instant) {
+    try {
+      return java.time.Instant.parse(instant)
+          .truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+          .toString();
+    } catch (java.time.format.DateTimeParseException e) {
+      return instant;
+    }
   }
 
   /** The blocker's figures and counts ({@link Blocker#details()}), one indented line each. */

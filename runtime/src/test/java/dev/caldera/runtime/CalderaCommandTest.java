@@ -33,9 +33,12 @@ class CalderaCommandTest {
   }
 
   @Test
-  void noCommand_isAUsageError() {
+  void noCommand_isAUsageError_namingEveryCommand() {
     assertThat(run()).isEqualTo(2);
-    assertThat(err()).contains("Missing command");
+    assertThat(err())
+        .contains(
+            "Missing command: one of simulate, diff, snapshot, bench, load, run, policy, why,"
+                + " queues, nodes, cds-training (caldera help COMMAND for its options)");
   }
 
   @Test

@@ -140,6 +140,66 @@ class WhyAndQueuesCommandTest {
   }
 
   @Test
+  void why_printsTimesToTheSecond() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", url, "llm/chat-b")).as(run.err()).isZero();
+    assertThat(run.out())
+        .containsPattern("last tried \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ[;\n]")
+        .doesNotContainPattern("\\d\\d:\\d\\d:\\d\\d\\.\\d");
+  }
+
+  @Test
+  void why_withOutputJson_printsTheApisAnswer_andAnotherFormatIsAUsageError() throws Exception {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("why", "--admin", url, "-o", "json", "llm/chat-b")).as(run.err()).isZero();
+    JsonNode body = new ObjectMapper().readTree(run.out());
+    assertThat(body.path("job").path("podGroup").asText()).isEqualTo("llm/chat-b");
+    assertThat(body.path("job").path("waiting").path("position").asInt()).isEqualTo(1);
+
+    CommandRun xml = new CommandRun();
+    assertThat(xml.run("why", "--admin", url, "-o", "xml", "llm/chat-b")).isEqualTo(2);
+    assertThat(xml.err()).contains("--output: expected text or json, got xml");
+  }
+
+  @Test
+  void why_listsTheEvictionsThePodGroupSufferedAndCaused() throws Exception {
+    JsonNode body =
+        new ObjectMapper()
+            .readTree(
+                """
+                {"job": {"podGroup": "ai/train", "queue": "q-batch", "phase": "Running",
+                  "evictions": [
+                    {"time": "2026-11-24T11:12:45.993123456Z", "pod": "ai/train-1",
+                     "podGroup": "ai/train", "forPodGroup": "ai/db",
+                     "message": "reclaim evicted ai/train-1 ...; rule tidal.policy:18 (any may reclaim training)"},
+                    {"time": "2026-11-24T11:13:00Z", "pod": "ai/other-0",
+                     "podGroup": "ai/other", "forPodGroup": "ai/train",
+                     "message": "preempt evicted ai/other-0 ...; rule plugin priority"}]}}
+                """);
+
+    assertThat(WhyCommand.explain(body))
+        .contains(
+            "evictions:\n"
+                + "  2026-11-24T11:12:45Z suffered: reclaim evicted ai/train-1 ...; rule"
+                + " tidal.policy:18 (any may reclaim training)\n"
+                + "  2026-11-24T11:13:00Z caused: preempt evicted ai/other-0 ...; rule plugin"
+                + " priority\n");
+  }
+
+  @Test
+  void nodes_printsTheCardsPerModelWithEachQueuesQuota_andPerNodeWhoHoldsThem() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("nodes", "--admin", url)).as(run.err()).isZero();
+    assertThat(run.out())
+        .containsPattern("NVIDIA-L40S +whole +8 +2 +6  serving 2 / 2\n")
+        .containsPattern("gpu-1 +NVIDIA-L40S +8 +2 +6  serving 2\n");
+
+    CommandRun json = new CommandRun();
+    assertThat(json.run("nodes", "--admin", url, "-o", "json")).as(json.err()).isZero();
+    assertThat(json.out()).contains("\"inventory\" : 8.0", "\"neverFits\"");
+  }
+
+  @Test
   void why_ofAPodGroupOfAMissingQueue_saysTheQueueIsMissing() {
     CommandRun run = new CommandRun();
     assertThat(run.run("why", "--admin", url, "ml/train")).as(run.err()).isZero();

@@ -232,6 +232,19 @@ public final class FakeSession implements Session {
     events.add(new RecordedEvent(kind, key, type, reason, message));
   }
 
+  private final java.util.Map<String, List<dev.caldera.api.info.CardUse>> nodeCards =
+      new java.util.TreeMap<>();
+
+  @Override
+  public void reportNodeCards(NodeInfo node, List<dev.caldera.api.info.CardUse> cards) {
+    nodeCards.put(node.name(), List.copyOf(cards));
+  }
+
+  /** The card use reported per node name, by name. */
+  public java.util.Map<String, List<dev.caldera.api.info.CardUse>> nodeCards() {
+    return java.util.Collections.unmodifiableMap(nodeCards);
+  }
+
   @Override
   public void setPodGroupCondition(JobInfo job, PodCondition condition) {
     conditions

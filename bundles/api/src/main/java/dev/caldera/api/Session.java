@@ -106,6 +106,13 @@ public interface Session {
   default void reportQueueQuota(
       QueueInfo queue, java.util.List<dev.caldera.api.info.Blocker.Figure> figures) {}
 
+  /**
+   * Reports how the cards of {@code node} are used (one entry per card kind: whole cards, MIG and
+   * MPS slices), for operators ({@code /api/nodes}, {@code caldera nodes}, the console). Called at
+   * session close; a later report for a node replaces an earlier one.
+   */
+  default void reportNodeCards(NodeInfo node, java.util.List<dev.caldera.api.info.CardUse> cards) {}
+
   /** The task's status before its last discarded operation, else its current status. */
   default dev.caldera.api.info.TaskStatus lastTransactionStatus(TaskInfo task) {
     return task.status();

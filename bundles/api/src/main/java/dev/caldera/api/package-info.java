@@ -1,5 +1,5 @@
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package dev.caldera.api;
 
 import org.osgi.annotation.bundle.Export;

@@ -2,6 +2,7 @@ package dev.caldera.framework;
 
 import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.info.Blocker;
+import dev.caldera.api.info.CardUse;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Quantity;
 import java.util.List;
@@ -35,15 +36,21 @@ public record SessionResult(
     SessionStats stats,
     List<Waiting> waiting,
     Map<String, List<Blocker.Figure>> queueQuotas,
-    Map<String, String> queueStates) {
+    Map<String, String> queueStates,
+    Map<String, List<CardUse>> nodeCards) {
 
+  /**
+   * @param nodeCards node name → how its cards are used, as a plugin that knows cards reported it
+   *     (capacity-card); empty without one
+   */
   public SessionResult {
     waiting = waiting == null ? List.of() : List.copyOf(waiting);
     queueQuotas = queueQuotas == null ? Map.of() : Map.copyOf(queueQuotas);
     queueStates = queueStates == null ? Map.of() : Map.copyOf(queueStates);
+    nodeCards = nodeCards == null ? Map.of() : Map.copyOf(nodeCards);
   }
 
-  /** A result in which no queue changed state. */
+  /** A result in which no queue changed state, without card use per node. */
   public SessionResult(
       String sessionUid,
       List<Bind> binds,
@@ -68,6 +75,7 @@ public record SessionResult(
         stats,
         waiting,
         queueQuotas,
+        Map.of(),
         Map.of());
   }
 
@@ -164,8 +172,91 @@ public record SessionResult(
     }
   }
 
-  /** A pod evicted by an action, to make room for another pod (may be empty). */
-  public record Eviction(String pod, String action, String forPod) {}
+  /**
+   * A pod evicted by an action, to make room for another pod.
+   *
+   * @param forPod the pod it makes room for; empty when none (shuffle)
+   * @param podGroup the victim's pod group ({@code namespace/name}), empty when it has none
+   * @param queue the victim's queue, empty when unknown
+   * @param node where the victim ran
+   * @param forPodGroup the evictor's pod group, empty when none
+   * @param forQueue the evictor's queue, empty when none
+   * @param freed what the eviction frees on the node (the victim's requests)
+   * @param rule the deciding rule ({@code tidal.policy:18 (any may reclaim training)}), else {@code
+   *     plugin NAME} for the plugins whose victim functions decided; empty when none did
+   */
+  public record Eviction(
+      String pod,
+      String action,
+      String forPod,
+      String podGroup,
+      String queue,
+      String node,
+      String forPodGroup,
+      String forQueue,
+      Map<String, Quantity> freed,
+      String rule) {
+
+    public Eviction {
+      podGroup = podGroup == null ? "" : podGroup;
+      queue = queue == null ? "" : queue;
+      node = node == null ? "" : node;
+      forPodGroup = forPodGroup == null ? "" : forPodGroup;
+      forQueue = forQueue == null ? "" : forQueue;
+      freed =
+          freed == null
+              ? Map.of()
+              : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(freed));
+      rule = rule == null ? "" : rule;
+    }
+
+    /** An eviction without its details (a writer's test, a replayed session). */
+    public Eviction(String pod, String action, String forPod) {
+      this(pod, action, forPod, "", "", "", "", "", Map.of(), "");
+    }
+
+    /**
+     * One readable sentence: {@code reclaim evicted ns/p from queue training on node-3 for ns/q
+     * (queue inference), freeing cpu 8, nvidia.com/gpu 1; rule tidal.policy:18 (any may reclaim
+     * training)}.
+     */
+    public String narrative() {
+      String details = details();
+      return action + " evicted " + pod + (details.isEmpty() ? "" : " " + details);
+    }
+
+    /**
+     * What {@link #narrative} says after the pod: {@code from queue training on node-3 for ns/q
+     * (queue inference), freeing ...; rule ...}; empty when nothing is known.
+     */
+    public String details() {
+      StringBuilder out = new StringBuilder();
+      if (!queue.isEmpty()) {
+        out.append("from queue ").append(queue);
+      }
+      if (!node.isEmpty()) {
+        out.append(out.length() == 0 ? "" : " ").append("on ").append(node);
+      }
+      if (!forPod.isEmpty()) {
+        out.append(out.length() == 0 ? "" : " ").append("for ").append(forPod);
+        if (!forQueue.isEmpty()) {
+          out.append(" (queue ").append(forQueue).append(')');
+        }
+      }
+      if (!freed.isEmpty()) {
+        out.append(out.length() == 0 ? "" : ", ").append("freeing ");
+        String sep = "";
+        for (Map.Entry<String, Quantity> e : freed.entrySet()) {
+          out.append(sep).append(e.getKey()).append(' ').append(e.getValue());
+          sep = ", ";
+        }
+      }
+      if (!rule.isEmpty()) {
+        out.append(out.length() == 0 ? "" : "; ").append("rule ").append(rule);
+      }
+      return out.toString();
+    }
+  }
 
   /** A pod pipelined onto a node (waits for resources being released). */
   public record Pipelined(String pod, String node) {}
@@ -266,6 +357,7 @@ public record SessionResult(
             functionNanos),
         waiting,
         queueQuotas,
-        queueStates);
+        queueStates,
+        nodeCards);
   }
 }

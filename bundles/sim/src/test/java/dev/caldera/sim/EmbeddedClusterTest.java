@@ -112,7 +112,8 @@ class EmbeddedClusterTest {
             null,
             List.of(),
             Map.of(),
-            Map.of("q1", "Closed")));
+            Map.of("q1", "Closed"),
+            Map.of()));
     assertThat(queueOf(c, "q1").state()).isEqualTo("Closed");
     assertThat(c.apply("q1", close).state()).as("a Closed queue stays Closed").isEqualTo("Closed");
     assertThat(c.apply("q1", open).state()).isEqualTo("Open");

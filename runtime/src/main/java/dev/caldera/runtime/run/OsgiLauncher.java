@@ -75,7 +75,7 @@ public final class OsgiLauncher {
 
   public OsgiLauncher(RunOptions options, PrintStream out, PrintStream err) {
     this.options = options;
-    this.out = out;
+    this.out = json(options) ? JsonLines.wrap(out, "caldera.run") : out;
     this.err = err;
   }
 
@@ -100,8 +100,25 @@ public final class OsgiLauncher {
    * @return 0 after an orderly stop, 1 when Caldera could not start
    */
   public int run() throws IOException, InterruptedException {
+    PrintStream systemOut = System.out;
+    if (json(options)) {
+      // The bundles' own lines (admin address, cluster) go to System.out: as JSON too.
+      System.setOut(JsonLines.wrap(systemOut, "caldera.run"));
+    }
+    try {
+      return runInFelix();
+    } finally {
+      System.setOut(systemOut);
+    }
+  }
+
+  private static boolean json(RunOptions options) {
+    return options != null && "json".equalsIgnoreCase(options.logFormat());
+  }
+
+  private int runInFelix() throws IOException, InterruptedException {
     long start = System.nanoTime();
-    ConsoleLogFormat.install("json".equalsIgnoreCase(options.logFormat()));
+    ConsoleLogFormat.install(json(options));
     for (Path stale : FelixStorage.removeStale(FelixStorage.systemTmp())) {
       out.println("caldera: removed " + stale + ", the Felix cache of a run that was killed");
     }
@@ -165,6 +182,9 @@ public final class OsgiLauncher {
       }
       awaitStopped();
       out.println("caldera: stopped");
+      if (options.duration() != null) {
+        out.print(whereToLook(options));
+      }
       return 0;
     } catch (BundleException | ReflectiveOperationException | RuntimeException e) {
       err.println("error: " + e.getMessage());
@@ -174,6 +194,35 @@ public final class OsgiLauncher {
       stopFramework();
       felix.close();
     }
+  }
+
+  /**
+   * What a timed run ends with: where to see, on a run that keeps going, what waited and why, the
+   * evictions and the cards.
+   */
+  static String whereToLook(RunOptions options) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        "caldera: to look around while it runs, start it"
+            + " without --duration (or with a longer one) and ask it:\n");
+    String admin =
+        options.adminAddress() == null || options.adminAddress().getPort() == 0
+            ? null
+            : "http://"
+                + (options.adminAddress().getAddress() == null
+                        || options.adminAddress().getAddress().isAnyLocalAddress()
+                    ? "127.0.0.1"
+                    : options.adminAddress().getHostString())
+                + ":"
+                + options.adminAddress().getPort()
+                + "/";
+    out.append("  caldera queues          the queues, their card quotas and what waits in line\n");
+    out.append("  caldera why NS/NAME     why a pod group waits, and the evictions it suffered\n");
+    out.append("  caldera nodes           every node and card model: capacity, allocated, free\n");
+    if (admin != null) {
+      out.append("  console                 ").append(admin).append(" in a browser\n");
+    }
+    return out.toString();
   }
 
   /**

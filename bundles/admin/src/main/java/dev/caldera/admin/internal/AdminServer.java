@@ -40,7 +40,8 @@ import java.util.concurrent.TimeUnit;
  *       run, 503 while scheduling is held (with the reasons).
  *   <li>{@code GET /metrics}: Prometheus text.
  *   <li>{@code GET /api/plugins}, {@code /api/conf}, {@code /api/policies}, {@code /api/sessions},
- *       {@code /api/events}, {@code /api/bundles}: JSON.
+ *       {@code /api/evictions}, {@code /api/nodes}, {@code /api/events}, {@code /api/bundles}:
+ *       JSON.
  *   <li>{@code POST /api/bundles[?name=FILE.jar]} with a jar as the body, and {@code DELETE
  *       /api/bundles/NAME}: install and uninstall, only with {@code Authorization: Bearer TOKEN}
  *       when a token is configured; refused with 401 otherwise.
@@ -303,17 +304,20 @@ public final class AdminServer implements AutoCloseable {
       case "/api/access" -> Response.json(200, access(ex));
       case "/healthz" -> health(monitor, false);
       case "/readyz" -> health(monitor, true);
-      case "/metrics" ->
-          new Response(
-              200,
-              Metrics.CONTENT_TYPE,
-              backend
-                  .metrics()
-                  .scrape(
-                      monitor.map(SchedulerMonitor::metrics).orElse(null),
-                      (int) backend.plugins().stream().filter(p -> p.bundle() != null).count(),
-                      backend.metricsSources())
-                  .getBytes(StandardCharsets.UTF_8));
+      case "/metrics" -> {
+        boolean openMetrics = wantsOpenMetrics(ex.getRequestHeaders().getFirst("Accept"));
+        yield new Response(
+            200,
+            openMetrics ? Metrics.OPENMETRICS_CONTENT_TYPE : Metrics.CONTENT_TYPE,
+            backend
+                .metrics()
+                .scrape(
+                    monitor.map(SchedulerMonitor::metrics).orElse(null),
+                    (int) backend.plugins().stream().filter(p -> p.bundle() != null).count(),
+                    withInsight(backend.metricsSources()),
+                    openMetrics)
+                .getBytes(StandardCharsets.UTF_8));
+      }
       case "/api/plugins" -> Response.json(200, backend.plugins());
       case "/api/bundles" -> Response.json(200, backend.bundles());
       case "/api/conf" -> Response.json(200, need(monitor).conf());
@@ -322,6 +326,8 @@ public final class AdminServer implements AutoCloseable {
       case "/api/events" -> Response.json(200, need(monitor).events(limit(query, 50)));
       case "/api/status" -> Response.json(200, healthBody(need(monitor).health(), null));
       case "/api/queues" -> Response.json(200, queues(needInsight()));
+      case "/api/evictions" -> Response.json(200, evictions(needInsight(), limit(query, 50)));
+      case "/api/nodes" -> Response.json(200, nodes(needInsight()));
       default -> throw new AdminException(404, "no such resource: " + path);
     };
   }
@@ -347,14 +353,16 @@ public final class AdminServer implements AutoCloseable {
       exported = backend.exportScenario(request);
     } catch (IllegalStateException notListed) {
       throw new AdminException(503, "no snapshot yet: " + notListed.getMessage());
+    } catch (IllegalArgumentException refused) {
+      throw new AdminException(400, refused.getMessage());
     }
     String scenario =
         exported.orElseThrow(
             () ->
                 new AdminException(
                     404,
-                    "no cluster source exports a snapshot (the embedded cluster's is its"
-                        + " scenario files; run with --kubeconfig)"));
+                    "no cluster source exports a snapshot (neither the embedded cluster nor one"
+                        + " of --kubeconfig is running)"));
     return new Response(
         200,
         request.json() ? "application/json; charset=utf-8" : "application/yaml; charset=utf-8",
@@ -608,6 +616,42 @@ public final class AdminServer implements AutoCloseable {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("files", monitor.policies());
     body.put("auditDisagreements", disagreements);
+    body.put("recentDisagreements", monitor.auditDisagreements());
+    return body;
+  }
+
+  /**
+   * {@code /api/nodes}: every node with its cards (capacity, allocated, free, queues), the cards
+   * per model over the cluster with each queue's allocation against its quota, and the pod groups
+   * that can never fit.
+   */
+  private static Map<String, Object> nodes(QueueInsight insight) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("lastSession", insight.lastSession());
+    body.put("nodes", insight.nodes());
+    body.put("cards", insight.cards());
+    body.put("neverFits", insight.neverFits());
+    return body;
+  }
+
+  /** Whether the scraper asks for OpenMetrics ({@code Accept: application/openmetrics-text}). */
+  static boolean wantsOpenMetrics(String accept) {
+    return accept != null
+        && accept.toLowerCase(java.util.Locale.ROOT).contains("application/openmetrics-text");
+  }
+
+  /** The backend's metrics sources and the loop's figures of cards and pending pod groups. */
+  private List<MetricsSource> withInsight(List<MetricsSource> sources) {
+    List<MetricsSource> all = new java.util.ArrayList<>(sources);
+    all.addAll(InsightMetrics.of(backend.insight()));
+    return all;
+  }
+
+  /** {@code /api/evictions}: the recent evictions, oldest first, each with its rule. */
+  private static Map<String, Object> evictions(QueueInsight insight, int max) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("lastSession", insight.lastSession());
+    body.put("evictions", insight.evictions(max));
     return body;
   }
 
@@ -662,7 +706,9 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/bundles    every bundle",
             "GET /api/queues     the queue tree: capability, deserved, allocated, pending",
             "GET /api/queues/NAME/pending   the queue's pending pod groups in order, with reasons",
-            "GET /api/jobs/NS/NAME          a pod group: place in line, blockers, pods",
+            "GET /api/jobs/NS/NAME          a pod group: place in line, blockers, pods, evictions",
+            "GET /api/evictions  recent evictions: victim, preemptor, queues, freed, rule (?limit=N)",
+            "GET /api/nodes      nodes and cards per model: capacity, allocated, free, queues; never fits",
             "GET /api/access     whether a token is configured and the request's token is accepted",
             "GET /api/snapshot   the cluster as a scenario file (?dropUnread=true&anonymize=true; needs the token)",
             "POST /api/bundles?name=FILE.jar      install a bundle (body: the jar; needs the token)",

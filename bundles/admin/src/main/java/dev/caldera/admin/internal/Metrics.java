@@ -4,6 +4,7 @@ import dev.caldera.framework.loop.LoopMetrics;
 import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.SessionRecord;
 import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -47,7 +48,18 @@ public final class Metrics {
   private final PrometheusRegistry registry = new PrometheusRegistry();
   private final Histogram actions;
   private final Histogram functions;
+
+  /** Bounds of the scheduling latency histogram (a pod's creation to its bind), in seconds. */
+  static final double[] LATENCY_SECONDS = {
+    0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800, 3600
+  };
+
+  private final Histogram latency;
   private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+  private final OpenMetricsTextFormatWriter openMetrics = OpenMetricsTextFormatWriter.create();
+
+  /** The content type of OpenMetrics, for a scraper that asks for it. */
+  public static final String OPENMETRICS_CONTENT_TYPE = OpenMetricsTextFormatWriter.CONTENT_TYPE;
 
   /**
    * @param jvm whether to export the JVM's and the process's metrics (off in tests that compare
@@ -75,10 +87,25 @@ public final class Metrics {
             .classicOnly()
             .classicUpperBounds(FUNCTION_SECONDS)
             .register(registry);
+    latency =
+        Histogram.builder()
+            .name("caldera_pod_scheduling_latency_seconds")
+            .help(
+                "From a pod's creation to the session that bound it, per queue (Volcano's"
+                    + " e2e scheduling latency, Kueue's admission wait time).")
+            .labelNames("queue")
+            .classicOnly()
+            .classicUpperBounds(LATENCY_SECONDS)
+            .register(registry);
   }
 
   /** Observes one session's timings. */
   public void observe(SessionRecord session) {
+    for (SessionRecord.Bind b : session.binds()) {
+      if (b.waitedSeconds() >= 0) {
+        latency.labelValues(b.queue()).observe(b.waitedSeconds());
+      }
+    }
     session.actionNanos().forEach((a, n) -> actions.labelValues(a).observe(n / 1e9));
     session
         .functionNanos()
@@ -98,6 +125,15 @@ public final class Metrics {
    * @param pluginsLoaded how many plugin factories are registered now
    */
   public String scrape(LoopMetrics loop, int pluginsLoaded, List<MetricsSource> sources) {
+    return scrape(loop, pluginsLoaded, sources, false);
+  }
+
+  /**
+   * Everything, in the text format or, when {@code openMetricsFormat}, in OpenMetrics (ending with
+   * {@code # EOF}; a failed source is then only left out).
+   */
+  public String scrape(
+      LoopMetrics loop, int pluginsLoaded, List<MetricsSource> sources, boolean openMetricsFormat) {
     Map<String, MetricSnapshot> all = new LinkedHashMap<>();
     LoopFamilies.of(loop, pluginsLoaded).forEach(s -> all.put(s.getMetadata().getName(), s));
     List<String> failed = new ArrayList<>();
@@ -121,6 +157,10 @@ public final class Metrics {
     registry.scrape().forEach(s -> all.putIfAbsent(s.getMetadata().getName(), s));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
+      if (openMetricsFormat) {
+        openMetrics.write(out, new MetricSnapshots(all.values()));
+        return out.toString(StandardCharsets.UTF_8);
+      }
       writer.write(out, new MetricSnapshots(all.values()));
     } catch (IOException e) {
       throw new UncheckedIOException(e);

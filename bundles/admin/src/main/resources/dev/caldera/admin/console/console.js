@@ -356,13 +356,26 @@
     );
   }
 
-  function waitingRow(w) {
-    const link = el('a', { href: '#', class: 'pg', text: w.podGroup });
+  /** A link that selects the pod group {@code podGroup} (its pods, history and evictions). */
+  function jobLink(podGroup) {
+    if (!podGroup) return '';
+    const link = el('a', { href: '#job=' + podGroup, class: 'pg', 'data-job': podGroup, text: podGroup });
     link.addEventListener('click', (ev) => {
       ev.preventDefault();
-      selectedJob = w.podGroup;
+      selectedJob = podGroup;
       showJob();
+      $('job').scrollIntoView({ block: 'nearest' });
     });
+    return link;
+  }
+
+  /** A link to the node's rows of the nodes and cards view. */
+  function nodeLink(node) {
+    return node ? el('a', { href: '#node-' + node, class: 'node', text: node }) : '';
+  }
+
+  function waitingRow(w) {
+    const link = jobLink(w.podGroup);
     return el(
       'tr',
       { 'data-pod-group': w.podGroup },
@@ -448,14 +461,26 @@
         null,
         el('td', { text: t.name }),
         el('td', { text: t.phase }),
-        el('td', { text: t.node || '' }),
+        el('td', null, nodeLink(t.node)),
         el('td', { class: 'small', text: t.reason || '' })
+      )
+    );
+    const evictions = (j.evictions || []).map((e) =>
+      el(
+        'tr',
+        { 'data-eviction': e.pod },
+        el('td', { class: 'small', text: time(e.time) }),
+        el('td', { text: e.podGroup === j.podGroup ? 'suffered' : 'caused' }),
+        el('td', { class: 'small', text: e.message })
       )
     );
     box.replaceChildren(
       el('h3', { text: j.podGroup + ' · ' + j.phase + ' · ' + place }),
       history.length ? table(['When', 'Blocker'], history) : empty('no blockers recorded'),
       tasks.length ? table(['Pod', 'Phase', 'Node', 'Why it waits'], tasks) : empty('no pods'),
+      evictions.length
+        ? table(['When', 'Eviction', 'What happened'], evictions, { class: 'job-evictions' })
+        : null,
       close
     );
     box.hidden = false;
@@ -564,7 +589,7 @@
           ' · plugins: ' + (c.plugins || []).join(', '),
       }),
       c.lastError ? el('p', { class: 'error-text', text: 'refused: ' + c.lastError }) : null,
-      c.text ? el('details', null, el('summary', { text: 'conf text' }), el('pre', { text: c.text })) : null
+      c.text ? el('details', { 'data-key': 'conf' }, el('summary', { text: 'conf text' }), el('pre', { text: c.text })) : null
     );
   }
 
@@ -580,7 +605,7 @@
       const last = events.filter((e) => (e.message || '').includes(f)).pop();
       return el(
         'details',
-        { 'data-policy': f },
+        { 'data-policy': f, 'data-key': 'policy:' + f },
         el(
           'summary',
           null,
@@ -597,9 +622,120 @@
         text: policy + ' (audit): ' + number(n) + ' disagreement' + (n === 1 ? '' : 's') + ' with the enforced policies',
       })
     );
+    // The recent disagreements themselves: both decisions and both deciding rules.
+    const recent = (body.recentDisagreements || [])
+      .slice()
+      .reverse()
+      .map((d) =>
+        el(
+          'tr',
+          { 'data-disagreement': d.object },
+          el('td', { class: 'small', text: time(d.lastSeen) }),
+          el('td', { text: d.kind + ' ' + d.object }),
+          el('td', { class: 'small', text: d.message }),
+          el('td', { class: 'num', text: number(d.sessions) })
+        )
+      );
     box.replaceChildren(
       ...(items.length ? items : [empty('no policy files in force')]),
-      ...(audits.length ? [el('ul', { id: 'policy-audits' }, ...audits)] : [])
+      ...(audits.length ? [el('ul', { id: 'policy-audits' }, ...audits)] : []),
+      ...(recent.length
+        ? [table(['Last seen', 'Object', 'Disagreement', 'Sessions'], recent, { id: 'audit-disagreements' })]
+        : [])
+    );
+  }
+
+  /** The nodes and cards view: per card model, per node, and what can never fit. */
+  function renderNodes(res) {
+    const box = target('nodes', res);
+    if (!box) return;
+    const body = res.body || {};
+    const models = (body.cards || []).map((c) =>
+      el(
+        'tr',
+        { 'data-card': c.card },
+        el('td', { text: c.card }),
+        el('td', { text: c.kind }),
+        el('td', { class: 'num inventory', text: number(c.inventory) }),
+        el('td', { class: 'num allocated', text: number(c.allocated) }),
+        el('td', { class: 'num free', text: number(c.free) }),
+        el(
+          'td',
+          { class: 'small' },
+          ...(c.queues || []).map((q) =>
+            el('div', {
+              'data-queue': q.queue,
+              'data-allocated': q.allocated,
+              'data-quota': q.quota,
+              class: q.overInventory ? 'over' : null,
+              text:
+                q.queue + ' ' + number(q.allocated) + ' / ' + (q.quota < 0 ? 'no quota' : number(q.quota)) +
+                (q.overInventory ? ' (quota above inventory ' + number(c.inventory) + ')' : ''),
+            })
+          )
+        )
+      )
+    );
+    const nodeRows = [];
+    for (const n of body.nodes || []) {
+      const cards = n.cards || [];
+      if (!cards.length) {
+        nodeRows.push(el('tr', { 'data-node': n.name }, el('td', { id: 'node-' + n.name, text: n.name }), el('td', { text: '-' })));
+        continue;
+      }
+      for (const c of cards) {
+        nodeRows.push(
+          el(
+            'tr',
+            { 'data-node': n.name, 'data-card': c.card },
+            el('td', { id: 'node-' + n.name, text: n.name }),
+            el('td', { text: c.card + (c.kind !== 'whole' ? ' (' + c.kind + ')' : '') }),
+            el('td', { class: 'num', text: number(c.capacity) }),
+            el('td', { class: 'num', text: number(c.allocated) }),
+            el('td', { class: 'num', text: number(Math.max(0, c.capacity - c.allocated)) }),
+            el('td', { class: 'small', text: Object.entries(c.queues || {}).map(([q, v]) => q + ' ' + number(v)).join(', ') })
+          )
+        );
+      }
+    }
+    const never = (body.neverFits || []).map((f) =>
+      el('li', { 'data-never-fits': f.podGroup }, jobLink(f.podGroup), ': ' + f.message)
+    );
+    box.replaceChildren(
+      models.length
+        ? table(['Card', 'Kind', 'Inventory', 'Allocated', 'Free', 'Queues (allocated / quota)'], models, { id: 'card-models' })
+        : empty('no cards reported (capacity-card reports them)'),
+      table(['Node', 'Card', 'Capacity', 'Allocated', 'Free', 'Held by'], nodeRows, { id: 'node-cards' }),
+      never.length ? el('h3', { text: 'never fits' }) : null,
+      never.length ? el('ul', { id: 'never-fits' }, ...never) : null
+    );
+  }
+
+  function renderEvictions(res) {
+    const box = target('evictions', res);
+    if (!box) return;
+    const rows = ((res.body || {}).evictions || [])
+      .slice()
+      .reverse()
+      .map((e) =>
+        el(
+          'tr',
+          { 'data-pod': e.pod },
+          el('td', { class: 'small', text: time(e.time) }),
+          el('td', { text: e.action }),
+          el('td', null, e.pod, el('br'), jobLink(e.podGroup)),
+          el('td', { text: e.queue }),
+          el('td', null, e.forPod || '', el('br'), jobLink(e.forPodGroup)),
+          el('td', { text: e.forQueue }),
+          el('td', null, nodeLink(e.node)),
+          el('td', { class: 'small', text: Object.entries(e.freed || {}).map(([k, v]) => k + ' ' + v).join(', ') }),
+          el('td', { class: 'small rule', text: e.rule })
+        )
+      );
+    box.replaceChildren(
+      rows.length
+        ? table(['Time', 'Action', 'Victim', 'Queue', 'For', 'Queue', 'Node', 'Freed', 'Rule'], rows)
+        : empty('no evictions yet')
     );
   }
 
@@ -648,10 +784,26 @@
 
   // ---- refresh ----------------------------------------------------------------------------------
 
+  /** The keys of the opened {@code <details data-key>} of the page. */
+  function openDetails() {
+    const open = new Set();
+    document.querySelectorAll('details[data-key]').forEach((d) => {
+      if (d.open) open.add(d.getAttribute('data-key'));
+    });
+    return open;
+  }
+
+  /** Opens again the details the user had opened before a redraw. */
+  function reopen(open) {
+    document.querySelectorAll('details[data-key]').forEach((d) => {
+      if (open.has(d.getAttribute('data-key'))) d.open = true;
+    });
+  }
+
   async function refresh() {
     clearTimeout(timer);
     try {
-      const [status, queues, plugins, bundles, sessions, conf, policies, events, acc] =
+      const [status, queues, plugins, bundles, sessions, conf, policies, events, acc, evictions, nodes] =
         await Promise.all([
           get('/api/status'),
           get('/api/queues'),
@@ -662,7 +814,10 @@
           get('/api/policies'),
           get('/api/events?limit=30'),
           get('/api/access'),
+          get('/api/evictions?limit=20'),
+          get('/api/nodes'),
         ]);
+      const open = openDetails();
       if (acc.ok && acc.body) access = acc.body;
       const waiting = queues.ok
         ? (queues.body.queues || []).filter((q) => q.pending > 0).map((q) => q.name)
@@ -683,6 +838,9 @@
       renderConf(conf);
       renderPolicies(policies, events);
       renderEvents(events);
+      renderEvictions(evictions);
+      renderNodes(nodes);
+      reopen(open);
       const err = $('error');
       err.hidden = status.status !== 0;
       setText(err, status.status === 0 ? 'the admin server does not answer; retrying' : '');
@@ -695,7 +853,21 @@
     }
   }
 
+  /** Shows the tab {@code name} ({@code scheduler} or {@code bundles}). */
+  function showTab(name) {
+    document.querySelectorAll('main > section').forEach((sec) => {
+      sec.hidden = (sec.getAttribute('data-tab') || 'scheduler') !== name;
+    });
+    document.querySelectorAll('nav.tabs button').forEach((b) => {
+      b.setAttribute('aria-selected', String(b.getAttribute('data-tab') === name));
+    });
+  }
+
   function start() {
+    document.querySelectorAll('nav.tabs button').forEach((b) => {
+      b.addEventListener('click', () => showTab(b.getAttribute('data-tab')));
+    });
+    showTab('scheduler');
     $('token-form').addEventListener('submit', (ev) => {
       ev.preventDefault();
       token = $('token').value.trim();

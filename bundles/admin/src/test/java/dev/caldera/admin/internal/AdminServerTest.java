@@ -227,6 +227,50 @@ class AdminServerTest {
 
     assertThat(body.path("files").fieldNames()).toIterable().containsExactly("tidal.policy");
     assertThat(body.path("auditDisagreements").toString()).isEqualTo("{\"narrow\":0,\"wide\":3}");
+    assertThat(body.path("recentDisagreements").get(0).path("message").asText())
+        .contains("by strict.policy:19 (otherwise deny)", "by tidal.policy:18");
+    assertThat(body.path("recentDisagreements").get(0).path("sessions").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void metrics_givePendingPodGroupsPerStage_andOpenMetricsWhenAsked() throws Exception {
+    start(null);
+
+    HttpResponse<String> text = send(at("/metrics"));
+    assertThat(text.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+    assertThat(text.body())
+        .contains("caldera_pending_podgroups{queue=\"training\",stage=\"QUEUE_CAPABILITY\"} 2.0\n");
+
+    HttpResponse<String> open =
+        send(
+            at("/metrics")
+                .header(
+                    "Accept",
+                    "application/openmetrics-text; version=1.0.0; charset=utf-8,text/plain;q=0.5"));
+    assertThat(open.headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/openmetrics-text");
+    assertThat(open.body())
+        .contains("caldera_pending_podgroups{queue=\"training\",stage=\"QUEUE_CAPABILITY\"} 2.0\n")
+        .endsWith("# EOF\n");
+  }
+
+  @Test
+  void evictions_listTheRecentOnesWithTheirRule() throws Exception {
+    start(null);
+
+    JsonNode body = new ObjectMapper().readTree(send(at("/api/evictions")).body());
+
+    JsonNode e = body.path("evictions").get(0);
+    assertThat(e.path("pod").asText()).isEqualTo("ml/train-6-0");
+    assertThat(e.path("forQueue").asText()).isEqualTo("inference");
+    assertThat(e.path("freed").path("nvidia.com/gpu").asText()).isEqualTo("4");
+    assertThat(e.path("rule").asText()).isEqualTo("tidal.policy:18 (any may reclaim training)");
+    assertThat(
+            new ObjectMapper()
+                .readTree(send(at("/api/evictions?limit=0")).body())
+                .path("evictions")
+                .size())
+        .isZero();
   }
 
   @Test

@@ -109,6 +109,26 @@ final class FakeBackend implements AdminBackend {
         }
 
         @Override
+        public List<Eviction> evictions(int max) {
+          List<Eviction> all =
+              List.of(
+                  new Eviction(
+                      at,
+                      "ml/train-6-0",
+                      "ml/train-6",
+                      "training",
+                      "gpu-1",
+                      "reclaim",
+                      "ml/svc-0",
+                      "ml/svc",
+                      "inference",
+                      Map.of("nvidia.com/gpu", "4"),
+                      "tidal.policy:18 (any may reclaim training)",
+                      "reclaim evicted ml/train-6-0 ..."));
+          return all.subList(Math.max(0, all.size() - max), all.size());
+        }
+
+        @Override
         public Instant lastSession() {
           return at;
         }
@@ -184,6 +204,21 @@ final class FakeBackend implements AdminBackend {
         @Override
         public Map<String, String> policies() {
           return Map.of("tidal.policy", "policy tidal\n");
+        }
+
+        @Override
+        public List<dev.caldera.framework.loop.AuditDisagreement> auditDisagreements() {
+          Instant at = Instant.parse("2026-01-01T00:00:03Z");
+          return List.of(
+              new dev.caldera.framework.loop.AuditDisagreement(
+                  "Pod",
+                  "ml/train-7-0",
+                  "audit policy strict would deny reclaiming ml/train-7-0 for ml/svc-0: by"
+                      + " strict.policy:19 (otherwise deny); enforced: allowed, by tidal.policy:18"
+                      + " (any may reclaim training)",
+                  at,
+                  at,
+                  2));
         }
 
         @Override

@@ -28,7 +28,22 @@ class GrafanaDashboardTest {
 
   @Test
   void everyExpression_namesAFamilyTheLoopExports() throws IOException {
-    String exposition = new Metrics(false).scrape(everyFamilyWithASample(), 3, List.of());
+    Metrics metrics = new Metrics(false);
+    metrics.observe(
+        new dev.caldera.framework.loop.SessionRecord(
+            1,
+            "s1",
+            java.time.Instant.EPOCH,
+            12,
+            List.of(new dev.caldera.framework.loop.SessionRecord.Bind("ns/p", "n1", "q1", 3.5)),
+            List.of(),
+            0,
+            java.util.Map.of(),
+            java.util.Map.of(),
+            java.util.Map.of(),
+            java.util.Map.of()));
+    String exposition =
+        metrics.scrape(everyFamilyWithASample(), 3, List.of(new InsightMetrics(cardsAndPending())));
     Set<String> families = new TreeSet<>();
     Matcher types = Pattern.compile("(?m)^# TYPE (\\S+) ").matcher(exposition);
     while (types.find()) {
@@ -57,11 +72,62 @@ class GrafanaDashboardTest {
             "caldera_queue_deserved",
             "caldera_plugin_loads_total",
             "caldera_scheduling_held",
-            "caldera_leader");
+            "caldera_leader",
+            "caldera_queue_cards_allocated",
+            "caldera_cards_inventory",
+            "caldera_pod_scheduling_latency_seconds",
+            "caldera_pending_podgroups");
+    assertThat(dashboard().toString()).contains("jvm_memory_used_bytes");
     for (JsonNode panel : dashboard().get("panels")) {
       assertThat(panel.get("targets")).as(panel.get("title").asText()).isNotEmpty();
       assertThat(panel.get("datasource").get("uid").asText()).isEqualTo("${datasource}");
     }
+  }
+
+  /**
+   * A loop's insight with cards, a quota above the inventory, a waiting pod group and one never
+   * fitting.
+   */
+  static dev.caldera.framework.loop.QueueInsight cardsAndPending() {
+    FakeBackend fake = new FakeBackend();
+    dev.caldera.framework.loop.QueueInsight base = fake.insight;
+    return new dev.caldera.framework.loop.QueueInsight() {
+      @Override
+      public List<QueueView> queues() {
+        return base.queues();
+      }
+
+      @Override
+      public java.util.Optional<List<Waiting>> pending(String queue) {
+        return base.pending(queue);
+      }
+
+      @Override
+      public java.util.Optional<JobView> job(String namespace, String name) {
+        return base.job(namespace, name);
+      }
+
+      @Override
+      public List<Waiting> orphans() {
+        return base.orphans();
+      }
+
+      @Override
+      public java.time.Instant lastSession() {
+        return base.lastSession();
+      }
+
+      @Override
+      public List<CardModel> cards() {
+        return List.of(
+            new CardModel("H100", "whole", 8, 6, 2, 1, List.of(new QueueCards("q1", 6, 12, true))));
+      }
+
+      @Override
+      public List<NeverFits> neverFits() {
+        return List.of(new NeverFits("ns/big", "q1", "H100", 16, 12, "card quota", "m"));
+      }
+    };
   }
 
   /**

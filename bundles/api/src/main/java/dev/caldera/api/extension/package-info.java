@@ -6,7 +6,7 @@
  * null means.
  */
 @Export
-@Version("1.2.0")
+@Version("1.3.0")
 package dev.caldera.api.extension;
 
 import org.osgi.annotation.bundle.Export;

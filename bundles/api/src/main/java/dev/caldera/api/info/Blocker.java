@@ -166,7 +166,12 @@ public record Blocker(
     /** Reclaiming for it was denied by a policy rule. */
     RECLAIM_POLICY,
     /** Admitted and waiting for its turn in allocate (no refusal this session). */
-    WAITING
+    WAITING,
+    /**
+     * It can never fit as things stand (it asks more cards of a model than its queue's quota or the
+     * cluster's inventory): not admitted, and listed after the pod groups that can.
+     */
+    INADMISSIBLE
   }
 
   /**

@@ -32,6 +32,105 @@ public interface QueueInsight {
   Instant lastSession();
 
   /**
+   * Every node of the last session by name, with its allocatable resources and how its cards are
+   * used (empty without a plugin that reports cards, such as capacity-card).
+   */
+  default List<NodeView> nodes() {
+    return List.of();
+  }
+
+  /**
+   * Per card name (whole cards, MIG and MPS slices): the cluster's inventory, what pods hold, and
+   * per queue what it holds against its quota; the models a quota names and no node has too
+   * (inventory 0). By card name.
+   */
+  default List<CardModel> cards() {
+    return List.of();
+  }
+
+  /**
+   * Pod groups waiting for more cards of a model than their queue's quota or the cluster's
+   * inventory of that model: they can never fit as things stand.
+   */
+  default List<NeverFits> neverFits() {
+    return List.of();
+  }
+
+  /** A node: its allocatable resources (Kubernetes units) and its cards. */
+  record NodeView(
+      String name, Map<String, Double> allocatable, List<dev.caldera.api.info.CardUse> cards) {}
+
+  /**
+   * A card name over the cluster.
+   *
+   * @param kind {@code whole}, {@code mig} or {@code mps}
+   * @param inventory how many the nodes have
+   * @param allocated how many placed pods hold
+   * @param nodes how many nodes have it
+   * @param queues per queue with a quota for it or holding some, by name
+   */
+  record CardModel(
+      String card,
+      String kind,
+      double inventory,
+      double allocated,
+      double free,
+      int nodes,
+      List<QueueCards> queues) {}
+
+  /**
+   * A queue's cards of one model.
+   *
+   * @param quota its {@code volcano.sh/card.quota} for the model; -1 when it sets none
+   * @param overInventory whether the quota is more than the cluster's inventory of the model
+   */
+  record QueueCards(String queue, double allocated, double quota, boolean overInventory) {}
+
+  /**
+   * A pod group that can never fit: it asks {@code requested} cards of {@code card}, more than
+   * {@code limit} ({@code limitName}: {@code card quota} of its queue, or {@code inventory} of the
+   * cluster).
+   */
+  record NeverFits(
+      String podGroup,
+      String queue,
+      String card,
+      double requested,
+      double limit,
+      String limitName,
+      String message) {}
+
+  /** The last {@code max} evictions the sessions decided, oldest first. */
+  default List<Eviction> evictions(int max) {
+    return List.of();
+  }
+
+  /**
+   * An eviction a session decided (preempt, reclaim, shuffle).
+   *
+   * @param podGroup the victim's pod group, {@code queue} its queue
+   * @param forPod the pod it made room for, {@code forPodGroup} and {@code forQueue} its pod group
+   *     and queue; empty when none
+   * @param freed what it frees on {@code node}: the victim's requests, as Kubernetes quantities
+   * @param rule the deciding rule ({@code tidal.policy:18 (any may reclaim training)}), else {@code
+   *     plugin NAME}
+   * @param message all of it as one sentence
+   */
+  record Eviction(
+      Instant time,
+      String pod,
+      String podGroup,
+      String queue,
+      String node,
+      String action,
+      String forPod,
+      String forPodGroup,
+      String forQueue,
+      Map<String, String> freed,
+      String rule,
+      String message) {}
+
+  /**
    * One queue.
    *
    * @param parent {@code spec.parent} (or the {@code volcano.sh/hierarchy} parent), empty for none
@@ -96,7 +195,29 @@ public interface QueueInsight {
       int minMember,
       Waiting waiting,
       List<Reason> history,
-      List<Task> tasks) {}
+      List<Task> tasks,
+      List<Eviction> evictions) {
+
+    /**
+     * @param evictions the recent evictions it suffered (its pods evicted) or caused (for its
+     *     pods), oldest first
+     */
+    public JobView {
+      evictions = evictions == null ? List.of() : List.copyOf(evictions);
+    }
+
+    /** A pod group without evictions. */
+    public JobView(
+        String podGroup,
+        String queue,
+        String phase,
+        int minMember,
+        Waiting waiting,
+        List<Reason> history,
+        List<Task> tasks) {
+      this(podGroup, queue, phase, minMember, waiting, history, tasks, List.of());
+    }
+  }
 
   /**
    * A pod of a pod group.

@@ -26,6 +26,14 @@ public interface SchedulerMonitor {
   /** Policy file name → the source text sessions see (the last good version of each file). */
   Map<String, String> policies();
 
+  /**
+   * The recent disagreements of policies in audit mode, most recently seen last (at most a few
+   * hundred); empty without audited policies.
+   */
+  default List<AuditDisagreement> auditDisagreements() {
+    return List.of();
+  }
+
   /** Counters and gauges for the metrics endpoint. */
   LoopMetrics metrics();
 

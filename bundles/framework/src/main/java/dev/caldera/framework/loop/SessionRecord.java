@@ -73,5 +73,20 @@ public record SessionRecord(
   }
 
   /** A pod bound to a node. */
-  public record Bind(String pod, String node) {}
+  public record Bind(String pod, String node, String queue, double waitedSeconds) {
+
+    /**
+     * @param queue the pod's queue, empty when unknown
+     * @param waitedSeconds from the pod's creation to the session that bound it; negative when
+     *     unknown
+     */
+    public Bind {
+      queue = queue == null ? "" : queue;
+    }
+
+    /** A bind without its queue and wait. */
+    public Bind(String pod, String node) {
+      this(pod, node, "", -1);
+    }
+  }
 }

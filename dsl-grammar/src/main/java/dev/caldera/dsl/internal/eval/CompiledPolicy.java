@@ -1,5 +1,6 @@
 package dev.caldera.dsl.internal.eval;
 
+import dev.caldera.api.extension.EvictionRule;
 import dev.caldera.api.extension.PreemptiveFn;
 import dev.caldera.api.extension.ReclaimableFn;
 import dev.caldera.api.extension.Victims;
@@ -67,7 +68,30 @@ public final class CompiledPolicy implements Policy {
     if (!hasReclaim()) {
       throw new IllegalStateException("policy " + name() + " has no reclaim block");
     }
-    return new BoundReclaimable(program, program.frame(context));
+    ReclaimableFn bound = new BoundReclaimable(program, program.frame(context));
+    return new Explained(bound, context);
+  }
+
+  /** The bound reclaim rules, which also name the rule that allowed an eviction. */
+  private final class Explained implements ReclaimableFn, EvictionRule {
+    private final ReclaimableFn bound;
+    private final PolicyContext context;
+
+    Explained(ReclaimableFn bound, PolicyContext context) {
+      this.bound = bound;
+      this.context = context;
+    }
+
+    @Override
+    public Victims select(TaskInfo reclaimer, List<TaskInfo> candidates) {
+      return bound.select(reclaimer, candidates);
+    }
+
+    @Override
+    public String rule(TaskInfo reclaimer, TaskInfo victim) {
+      Decision d = explainReclaim(context, reclaimer, victim);
+      return d.allowed() ? d.file() + ":" + d.line() + " (" + d.rule() + ")" : "";
+    }
   }
 
   @Override

@@ -147,7 +147,7 @@ public final class AdminComponent {
             + bound.getHostString()
             + ":"
             + bound.getPort()
-            + "/ (healthz, readyz, metrics, api/plugins, api/conf, api/sessions, api/bundles, api/queues, api/jobs)"
+            + "/ (healthz, readyz, metrics, api/plugins, api/conf, api/sessions, api/bundles, api/queues, api/jobs, api/nodes, api/evictions)"
             + (config.token().isBlank() ? "" : "; bundle installs enabled with the admin token"));
   }
 

@@ -2,6 +2,7 @@ package dev.caldera.framework.internal.loop;
 
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SourceStatus;
+import dev.caldera.framework.loop.AuditDisagreement;
 import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
@@ -80,7 +81,36 @@ final class LoopState implements SchedulerMonitor {
     this.clock = clock;
   }
 
+  static final int MAX_DISAGREEMENTS = 200;
+  // message → disagreement, most recently seen last; guarded by this.
+  private final LinkedHashMap<String, AuditDisagreement> disagreements = new LinkedHashMap<>();
+
   // ---- written by the loop ----
+
+  /**
+   * A session's {@code PolicyAudit} event; true when it is new (not among the recent ones), so the
+   * loop reports it once.
+   */
+  boolean auditDisagreement(String kind, String object, String message, Instant session) {
+    synchronized (this) {
+      AuditDisagreement old = disagreements.remove(message);
+      disagreements.put(
+          message,
+          old == null
+              ? new AuditDisagreement(kind, object, message, session, session, 1)
+              : new AuditDisagreement(
+                  kind, object, message, old.firstSeen(), session, old.sessions() + 1));
+      while (disagreements.size() > MAX_DISAGREEMENTS) {
+        disagreements.remove(disagreements.keySet().iterator().next());
+      }
+      return old == null;
+    }
+  }
+
+  @Override
+  public synchronized List<AuditDisagreement> auditDisagreements() {
+    return List.copyOf(disagreements.values());
+  }
 
   void event(LoopEvent e) {
     synchronized (this) {

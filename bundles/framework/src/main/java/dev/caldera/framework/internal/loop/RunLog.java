@@ -92,8 +92,11 @@ final class RunLog implements AutoCloseable {
 
   /** An event: console and file, WARN for a {@code Warning}, INFO otherwise. */
   synchronized void event(LoopEvent e) {
+    String level = "Warning".equals(e.type()) ? "WARN" : "INFO";
     String line =
-        line("Warning".equals(e.type()) ? "WARN" : "INFO", EVENTS, e.reason() + ": " + e.message());
+        settings.format() == Format.JSON
+            ? jsonEvent(level, e)
+            : line(level, EVENTS, e.reason() + ": " + e.message());
     if (console != null) {
       console.println(line);
     }
@@ -114,6 +117,19 @@ final class RunLog implements AutoCloseable {
     if (console != null) {
       console.println(line("INFO", STATUS, message));
     }
+  }
+
+  /**
+   * An event as one JSON object: the line's fields, then {@code type}, {@code reason} and the
+   * event's own fields ({@code object}, {@code namespace}, {@code queue}, {@code rule}, ...).
+   */
+  private String jsonEvent(String level, LoopEvent e) {
+    String base = line(level, EVENTS, e.reason() + ": " + e.message());
+    StringBuilder extra = new StringBuilder();
+    extra.append(",\"type\":").append(quote(e.type()));
+    extra.append(",\"reason\":").append(quote(e.reason()));
+    e.fields().forEach((k, v) -> extra.append(',').append(quote(k)).append(':').append(quote(v)));
+    return base.substring(0, base.length() - 1) + extra + "}";
   }
 
   /** One line in the configured format. */

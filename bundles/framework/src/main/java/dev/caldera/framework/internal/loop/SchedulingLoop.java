@@ -314,6 +314,8 @@ public final class SchedulingLoop {
       reportInvalidObjects(result);
       writer.apply(result);
       record(started, conf, plugins, snapshot, result);
+      reportEvictions(result);
+      reportAuditDisagreements(result, started);
       return true;
     } finally {
       use.close();
@@ -347,6 +349,77 @@ public final class SchedulingLoop {
   }
 
   /**
+   * Narrates each eviction as one event (who, for whom, the queues, what it frees, the deciding
+   * rule): operators read it in the terminal, the log, {@code /api/events} and the console.
+   */
+  private void reportEvictions(SessionResult result) {
+    for (SessionResult.Eviction e : result.evictions()) {
+      int slash = e.pod().indexOf('/');
+      state.event(
+          LoopEvent.normal(EVICTED, e.narrative())
+              .with(
+                  fields(
+                      "object", "Pod/" + e.pod(),
+                      "namespace", slash < 0 ? "" : e.pod().substring(0, slash),
+                      "queue", e.queue(),
+                      "node", e.node(),
+                      "action", e.action(),
+                      "forPod", e.forPod(),
+                      "forQueue", e.forQueue(),
+                      "rule", e.rule())));
+    }
+  }
+
+  /**
+   * Keeps each disagreement of a policy in audit mode for {@code /api/policies} and the console,
+   * and reports one the recent ones do not hold as an event.
+   */
+  private void reportAuditDisagreements(SessionResult result, Instant session) {
+    for (SessionResult.Event e : result.events()) {
+      if (AUDIT.equals(e.reason())
+          && state.auditDisagreement(e.kind(), e.object(), e.message(), session)) {
+        state.event(
+            LoopEvent.normal(AUDIT, e.kind() + " " + e.object() + ": " + e.message())
+                .with(objectFields(e)));
+      }
+    }
+  }
+
+  /**
+   * Warnings about an object's setting that cannot be honoured, reported as loop events like the
+   * {@code Invalid...} ones: capacity-card's card quota above the cluster's cards, and a pod group
+   * that can never fit.
+   */
+  static final Set<String> MIRRORED = Set.of("QuotaAboveInventory", "Inadmissible");
+
+  /** Alternating names and values as an ordered map. */
+  static Map<String, String> fields(String... namesAndValues) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i + 1 < namesAndValues.length; i += 2) {
+      out.put(namesAndValues[i], namesAndValues[i + 1]);
+    }
+    return out;
+  }
+
+  /**
+   * The object of a session event ({@code Queue/training}, {@code Pod/ns/p}), its namespace when
+   * namespaced, and the queue when the object is one.
+   */
+  static Map<String, String> objectFields(SessionResult.Event e) {
+    int slash = e.object().indexOf('/');
+    return fields(
+        "object", e.kind() + "/" + e.object(),
+        "namespace", slash < 0 ? "" : e.object().substring(0, slash),
+        "queue", e.kind().equals("Queue") ? e.object() : "");
+  }
+
+  /** The reason of the policy plugin's events for audit disagreements. */
+  static final String AUDIT = "PolicyAudit";
+
+  /** The reason of the loop event each eviction is. */
+  static final String EVICTED = "Evicted";
+
+  /**
    * Reports each object a session refused (a quantity out of bounds, a storage object Kubernetes
    * would not hold or bind) once while it stays so.
    */
@@ -371,13 +444,14 @@ public final class SchedulingLoop {
   private void reportInvalidObjects(SessionResult result) {
     Set<String> now = new TreeSet<>();
     for (SessionResult.Event e : result.events()) {
-      if (!"Warning".equals(e.type()) || !e.reason().startsWith("Invalid")) {
+      if (!"Warning".equals(e.type())
+          || !(e.reason().startsWith("Invalid") || MIRRORED.contains(e.reason()))) {
         continue;
       }
       String message = e.kind() + " " + e.object() + ": " + e.message();
       if (now.add(e.reason() + '\u0000' + message)
           && !invalidReported.contains(e.reason() + '\u0000' + message)) {
-        state.event(LoopEvent.warning(e.reason(), message));
+        state.event(LoopEvent.warning(e.reason(), message).with(objectFields(e)));
       }
     }
     invalidReported = now;
@@ -497,8 +571,7 @@ public final class SchedulingLoop {
       }
     }
     QueueFigures figures = QueueFigures.of(snapshot, result);
-    List<SessionRecord.Bind> binds = new ArrayList<>();
-    result.binds().forEach(b -> binds.add(new SessionRecord.Bind(b.pod(), b.node())));
+    List<SessionRecord.Bind> binds = bindsWithWaits(snapshot, result, started);
     List<String> evicted = new ArrayList<>();
     result.evictions().forEach(e -> evicted.add(e.pod()));
     SessionRecord r =
@@ -516,6 +589,49 @@ public final class SchedulingLoop {
             result.stats() == null ? Map.of() : result.stats().functionNanos());
     state.board().update(snapshot, result, figures, started);
     state.sessionCompleted(r, figures);
+  }
+
+  /**
+   * The session's binds, each with its pod's queue and how long it waited since its creation (for
+   * the latency histogram); the pods are looked up only when something was bound.
+   */
+  static List<SessionRecord.Bind> bindsWithWaits(
+      ClusterSnapshot snapshot, SessionResult result, Instant started) {
+    List<SessionRecord.Bind> binds = new ArrayList<>();
+    if (result.binds().isEmpty()) {
+      return binds;
+    }
+    Map<String, dev.caldera.api.model.Pod> bound = new java.util.HashMap<>();
+    result.binds().forEach(b -> bound.put(b.pod(), null));
+    for (dev.caldera.api.model.Pod p : snapshot.pods()) {
+      if (bound.containsKey(p.key())) {
+        bound.put(p.key(), p);
+      }
+    }
+    Map<String, String> queueOf = new java.util.HashMap<>();
+    for (dev.caldera.api.model.PodGroup pg : snapshot.podGroups()) {
+      queueOf.put(pg.key(), pg.queue().isEmpty() ? "default" : pg.queue());
+    }
+    for (SessionResult.Bind b : result.binds()) {
+      dev.caldera.api.model.Pod p = bound.get(b.pod());
+      String queue = "";
+      double waited = -1;
+      if (p != null) {
+        queue = queueOf.getOrDefault(dev.caldera.api.info.PodFacts.jobKey(p), "");
+        if (queue.isEmpty()) {
+          queue =
+              p.metadata()
+                  .annotations()
+                  .getOrDefault("scheduling.volcano.sh/queue-name", "default");
+        }
+        Instant created = p.metadata().creationTimestamp();
+        if (created != null && !created.equals(Instant.EPOCH)) {
+          waited = Math.max(0, Duration.between(created, started).toMillis() / 1000.0);
+        }
+      }
+      binds.add(new SessionRecord.Bind(b.pod(), b.node(), queue, waited));
+    }
+    return binds;
   }
 
   private void maybePrintStatus() {

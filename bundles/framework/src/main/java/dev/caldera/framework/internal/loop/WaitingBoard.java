@@ -46,6 +46,9 @@ final class WaitingBoard implements QueueInsight {
         }
       };
   private final Map<String, Instant> lastTried = new HashMap<>();
+  private static final int EVICTIONS_REMEMBERED = 1_000;
+  // The recent evictions, oldest first; guarded by this.
+  private final Deque<Eviction> evictions = new ArrayDeque<>();
 
   /** Takes in a session that ran at {@code time}. */
   void update(ClusterSnapshot snapshot, SessionResult result, QueueFigures figures, Instant time) {
@@ -57,6 +60,8 @@ final class WaitingBoard implements QueueInsight {
         }
         Reason previous = h.peekLast();
         if (previous != null && same(previous.blocker(), w.blocker())) {
+          // The same reason with other numbers (a total that moved) is no new entry: it keeps its
+          // since and shows the latest numbers.
           h.removeLast();
           h.addLast(new Reason(previous.since(), time, w.blocker()));
         } else {
@@ -71,12 +76,93 @@ final class WaitingBoard implements QueueInsight {
         }
       }
       lastTried.keySet().retainAll(history.keySet());
+      for (SessionResult.Eviction e : result.evictions()) {
+        evictions.addLast(view(e, time));
+        if (evictions.size() > EVICTIONS_REMEMBERED) {
+          evictions.removeFirst();
+        }
+      }
     }
     last = new Last(snapshot, result, figures, time);
   }
 
+  private static Eviction view(SessionResult.Eviction e, Instant time) {
+    Map<String, String> freed = new TreeMap<>();
+    e.freed().forEach((k, v) -> freed.put(k, v.toString()));
+    return new Eviction(
+        time,
+        e.pod(),
+        e.podGroup(),
+        e.queue(),
+        e.node(),
+        e.action(),
+        e.forPod(),
+        e.forPodGroup(),
+        e.forQueue(),
+        freed,
+        e.rule(),
+        e.narrative());
+  }
+
+  @Override
+  public List<NodeView> nodes() {
+    Last l = last;
+    if (l == null) {
+      return List.of();
+    }
+    List<NodeView> out = new ArrayList<>();
+    for (Node n : l.snapshot().nodes()) {
+      out.add(
+          new NodeView(
+              n.name(),
+              amounts(n.allocatable()),
+              l.result().nodeCards().getOrDefault(n.name(), List.of())));
+    }
+    out.sort(java.util.Comparator.comparing(NodeView::name));
+    return out;
+  }
+
+  @Override
+  public List<CardModel> cards() {
+    Last l = last;
+    return l == null ? List.of() : CardTotals.of(l.result()).models();
+  }
+
+  @Override
+  public List<NeverFits> neverFits() {
+    Last l = last;
+    return l == null ? List.of() : CardTotals.of(l.result()).neverFits(l.result().waiting());
+  }
+
+  @Override
+  public synchronized List<Eviction> evictions(int max) {
+    List<Eviction> all = new ArrayList<>(evictions);
+    return List.copyOf(all.subList(Math.max(0, all.size() - Math.max(0, max)), all.size()));
+  }
+
+  /** The remembered evictions {@code podGroup} suffered or caused, oldest first. */
+  private synchronized List<Eviction> evictionsOf(String podGroup) {
+    List<Eviction> out = new ArrayList<>();
+    for (Eviction e : evictions) {
+      if (e.podGroup().equals(podGroup) || e.forPodGroup().equals(podGroup)) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
   private static boolean same(Blocker a, Blocker b) {
-    return a.stage() == b.stage() && a.message().equals(b.message());
+    return a.stage() == b.stage()
+        && a.plugin().equals(b.plugin())
+        && withoutNumbers(a.message()).equals(withoutNumbers(b.message()));
+  }
+
+  private static final java.util.regex.Pattern NUMBER =
+      java.util.regex.Pattern.compile("\\d+(\\.\\d+)?");
+
+  /** The message with each number as {@code #}: what stays when only a figure moves. */
+  static String withoutNumbers(String message) {
+    return NUMBER.matcher(message).replaceAll("#");
   }
 
   @Override
@@ -289,7 +375,8 @@ final class WaitingBoard implements QueueInsight {
             group == null ? 0 : group.minMember(),
             waiting,
             reasons,
-            List.copyOf(tasks)));
+            List.copyOf(tasks),
+            evictionsOf(key)));
   }
 
   private static Map<String, Double> amounts(Map<String, Quantity> quantities) {

@@ -37,7 +37,7 @@ final class Ledger {
   final List<SessionResult.Eviction> evictions = new ArrayList<>();
   final List<SessionResult.Event> events = new ArrayList<>();
   final Map<String, Map<String, PodCondition>> podGroupConditions = new LinkedHashMap<>();
-  final Map<String, String> evictedFor = new HashMap<>();
+  final Map<String, EvictedFor> evictedFor = new HashMap<>();
 
   Ledger(Map<String, JobState> jobs, Map<String, NodeState> nodes) {
     this.jobs = jobs;
@@ -157,11 +157,35 @@ final class Ledger {
 
   // ------------------------------------------------------------ commits: what the cluster is sent
 
-  /** Records the eviction the cluster is sent, with its events. */
+  /**
+   * Records the eviction the cluster is sent, with its events: Volcano's {@code Evict} event on the
+   * pod, followed by who it made room for, the queues, what it frees and the deciding rule.
+   */
   void commitEvict(TaskState t, String reason) {
-    evictions.add(
-        new SessionResult.Eviction(t.key(), reason, evictedFor.getOrDefault(t.uid(), "")));
-    recordEvent("Pod", t.key(), "Warning", "Evict", "Pod is evicted, because of " + reason);
+    EvictedFor why = evictedFor.get(t.uid());
+    JobState victimJob = jobs.get(t.jobId());
+    JobState evictorJob = why == null ? null : jobs.get(why.evictor().jobId());
+    SessionResult.Eviction eviction =
+        new SessionResult.Eviction(
+            t.key(),
+            reason,
+            why == null ? "" : why.evictor().key(),
+            victimJob == null ? "" : victimJob.namespace() + "/" + victimJob.name(),
+            victimJob == null ? "" : victimJob.queue(),
+            t.nodeName,
+            evictorJob == null ? "" : evictorJob.namespace() + "/" + evictorJob.name(),
+            evictorJob == null ? "" : evictorJob.queue(),
+            t.resreq().toList(),
+            why == null ? "" : why.decided().rule());
+    evictions.add(eviction);
+    recordEvent(
+        "Pod",
+        t.key(),
+        "Warning",
+        "Evict",
+        "Pod is evicted, because of "
+            + reason
+            + (eviction.details().isEmpty() ? "" : ": " + eviction.details()));
     if (!t.jobId().isEmpty()) {
       recordEvent("PodGroup", t.jobId(), "Normal", "Evict", reason);
     }
@@ -208,8 +232,11 @@ final class Ledger {
     }
   }
 
-  void recordEvictionFor(TaskInfo victim, TaskInfo evictor) {
-    evictedFor.put(victim.uid(), evictor.key());
+  /** Who a victim is evicted for, and why it was allowed. */
+  record EvictedFor(TaskInfo evictor, EvictionDeciders.Decided decided) {}
+
+  void recordEvictionFor(TaskInfo victim, TaskInfo evictor, EvictionDeciders.Decided decided) {
+    evictedFor.put(victim.uid(), new EvictedFor(evictor, decided));
   }
 
   void recordEvent(String kind, String key, String type, String reason, String message) {

@@ -106,6 +106,7 @@ public final class SessionImpl implements ActionSession {
   final Map<String, Blocker> blockers = new ConcurrentHashMap<>();
   final Map<String, Blocker> queueBlockers = new ConcurrentHashMap<>();
   final Map<String, List<Blocker.Figure>> queueQuotas = new ConcurrentHashMap<>();
+  final Map<String, List<dev.caldera.api.info.CardUse>> nodeCards = new ConcurrentHashMap<>();
   private int blockerReports;
   // Pod groups left out because their queue does not exist.
   List<dev.caldera.api.model.PodGroup> orphans = List.of();
@@ -153,6 +154,9 @@ public final class SessionImpl implements ActionSession {
   private LongAdder[] batchNodeOrderClocks;
   private List<List<PreemptableFn>> preemptable;
   private List<List<ReclaimableFn>> reclaimable;
+  private String[] preemptablePlugins;
+  private String[] reclaimablePlugins;
+  private final EvictionDeciders evictionDeciders = new EvictionDeciders();
   private List<PreemptiveFn> preemptive;
   private List<OverusedFn> overused;
   private List<AllocatableFn> allocatable;
@@ -248,6 +252,8 @@ public final class SessionImpl implements ActionSession {
             registrations.pluginNames(ExtensionPoint.BATCH_NODE_ORDER, t), "batchNodeOrder");
     preemptable = registrations.tiers(ExtensionPoint.PREEMPTABLE, t);
     reclaimable = registrations.tiers(ExtensionPoint.RECLAIMABLE, t);
+    preemptablePlugins = registrations.pluginNames(ExtensionPoint.PREEMPTABLE, t);
+    reclaimablePlugins = registrations.pluginNames(ExtensionPoint.RECLAIMABLE, t);
     preemptive = flat(registrations.tiers(ExtensionPoint.PREEMPTIVE, t));
     overused = flat(registrations.tiers(ExtensionPoint.OVERUSED, t));
     allocatable = flat(registrations.tiers(ExtensionPoint.ALLOCATABLE, t));
@@ -716,10 +722,10 @@ public final class SessionImpl implements ActionSession {
     List<List<VictimSelector>> tiers = new ArrayList<>();
     for (List<PreemptableFn> tier : preemptable) {
       List<VictimSelector> t = new ArrayList<>();
-      tier.forEach(fn -> t.add(fn::select));
+      tier.forEach(fn -> t.add(new VictimSelector(fn, fn::select)));
       tiers.add(t);
     }
-    return selectVictims(tiers, preemptor, candidates);
+    return selectVictims(tiers, preemptablePlugins, preemptor, candidates);
   }
 
   @Override
@@ -727,25 +733,39 @@ public final class SessionImpl implements ActionSession {
     List<List<VictimSelector>> tiers = new ArrayList<>();
     for (List<ReclaimableFn> tier : reclaimable) {
       List<VictimSelector> t = new ArrayList<>();
-      tier.forEach(fn -> t.add(fn::select));
+      tier.forEach(fn -> t.add(new VictimSelector(fn, fn::select)));
       tiers.add(t);
     }
-    return selectVictims(tiers, reclaimer, candidates);
+    return selectVictims(tiers, reclaimablePlugins, reclaimer, candidates);
   }
 
-  private interface VictimSelector {
+  private interface Selection {
     Victims select(TaskInfo evictor, List<TaskInfo> candidates);
   }
 
+  /** A victim function and how to call it. */
+  private record VictimSelector(Object fn, Selection selection) {}
+
   /**
    * Volcano's victim selection (§4.3): intersect inside a tier; the first non-empty tier decides.
+   * The deciding tier's permitting functions are noted for the eviction's rule.
+   *
+   * @param plugins the plugin of each function, flattened over the tiers
    */
-  private static List<TaskInfo> selectVictims(
-      List<List<VictimSelector>> tiers, TaskInfo evictor, List<TaskInfo> candidates) {
+  private List<TaskInfo> selectVictims(
+      List<List<VictimSelector>> tiers,
+      String[] plugins,
+      TaskInfo evictor,
+      List<TaskInfo> candidates) {
+    int index = 0;
     for (List<VictimSelector> tier : tiers) {
       List<TaskInfo> victims = null;
-      for (VictimSelector fn : tier) {
-        Victims answer = fn.select(evictor, candidates);
+      List<EvictionDeciders.Decider> deciders = new ArrayList<>(tier.size());
+      int first = index;
+      index += tier.size();
+      for (int i = 0; i < tier.size(); i++) {
+        VictimSelector fn = tier.get(i);
+        Victims answer = fn.selection().select(evictor, candidates);
         if (answer == null || answer.vote() == Vote.ABSTAIN) {
           continue;
         }
@@ -753,6 +773,9 @@ public final class SessionImpl implements ActionSession {
           victims = null;
           break;
         }
+        deciders.add(
+            new EvictionDeciders.Decider(
+                first + i < plugins.length ? plugins[first + i] : "", fn.fn()));
         if (victims == null) {
           victims = new ArrayList<>(answer.tasks());
         } else {
@@ -765,6 +788,7 @@ public final class SessionImpl implements ActionSession {
         }
       }
       if (victims != null) {
+        evictionDeciders.selected(evictor, victims, deciders);
         return victims;
       }
     }
@@ -835,6 +859,13 @@ public final class SessionImpl implements ActionSession {
   public void reportQueueQuota(QueueInfo queue, List<Blocker.Figure> figures) {
     if (queue != null && figures != null) {
       queueQuotas.put(queue.name(), List.copyOf(figures));
+    }
+  }
+
+  @Override
+  public void reportNodeCards(NodeInfo node, List<dev.caldera.api.info.CardUse> cards) {
+    if (node != null && cards != null) {
+      nodeCards.put(node.name(), List.copyOf(cards));
     }
   }
 
@@ -1076,7 +1107,7 @@ public final class SessionImpl implements ActionSession {
 
   @Override
   public void recordEvictionFor(TaskInfo victim, TaskInfo evictor) {
-    ledger.recordEvictionFor(victim, evictor);
+    ledger.recordEvictionFor(victim, evictor, evictionDeciders.decided(evictor, victim));
   }
 
   Map<String, Status> fitErrorsOf(TaskInfo task) {

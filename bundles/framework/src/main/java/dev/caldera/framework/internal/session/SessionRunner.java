@@ -440,7 +440,8 @@ public final class SessionRunner {
           stats,
           waiting,
           new java.util.TreeMap<>(session.queueQuotas),
-          queueStates);
+          queueStates,
+          new java.util.TreeMap<>(session.nodeCards));
     }
 
     private void closeJob(

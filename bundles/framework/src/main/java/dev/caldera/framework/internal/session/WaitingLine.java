@@ -72,13 +72,32 @@ final class WaitingLine {
     List<SessionResult.Waiting> out = new ArrayList<>();
     String queue = null;
     int position = 0;
-    for (JobState job : ordered) {
+    // Within each queue, a pod group that can never fit goes after the ones that can: it is not
+    // the one the queue waits for.
+    List<JobState> line = new ArrayList<>(ordered.size());
+    Map<JobState, Blocker> blockers = new HashMap<>();
+    List<JobState> inadmissible = new ArrayList<>();
+    for (int i = 0; i < ordered.size(); i++) {
+      JobState job = ordered.get(i);
+      Blocker b = blocker(job);
+      blockers.put(job, b);
+      if (b.stage() == Blocker.Stage.INADMISSIBLE) {
+        inadmissible.add(job);
+      } else {
+        line.add(job);
+      }
+      if (i + 1 == ordered.size() || !ordered.get(i + 1).queue().equals(job.queue())) {
+        line.addAll(inadmissible);
+        inadmissible.clear();
+      }
+    }
+    for (JobState job : line) {
       if (!job.queue().equals(queue)) {
         queue = job.queue();
         position = 0;
       }
       position++;
-      Blocker blocker = blocker(job);
+      Blocker blocker = blockers.get(job);
       out.add(
           new SessionResult.Waiting(
               job.uid(),

@@ -95,6 +95,31 @@ class RunLogTest {
   }
 
   @Test
+  void json_anEventCarriesItsReasonTypeAndFields() throws Exception {
+    try (RunLog log = log(RunLog.Format.JSON, 1 << 20, 5)) {
+      log.event(
+          LoopEvent.normal("Evicted", "reclaim evicted ai/train-1 ...")
+              .with(
+                  SchedulingLoop.fields(
+                      "object", "Pod/ai/train-1",
+                      "namespace", "ai",
+                      "queue", "q-batch",
+                      "forPod", "",
+                      "rule", "tidal.policy:18 (any may reclaim training)")));
+    }
+
+    JsonNode line = new ObjectMapper().readTree(console.toString(StandardCharsets.UTF_8).strip());
+    assertThat(line.get("reason").asText()).isEqualTo("Evicted");
+    assertThat(line.get("type").asText()).isEqualTo("Normal");
+    assertThat(line.get("object").asText()).isEqualTo("Pod/ai/train-1");
+    assertThat(line.get("namespace").asText()).isEqualTo("ai");
+    assertThat(line.get("queue").asText()).isEqualTo("q-batch");
+    assertThat(line.get("rule").asText()).isEqualTo("tidal.policy:18 (any may reclaim training)");
+    assertThat(line.has("forPod")).as("empty fields are left out").isFalse();
+    assertThat(line.get("message").asText()).isEqualTo("Evicted: reclaim evicted ai/train-1 ...");
+  }
+
+  @Test
   void file_isRotatedBySize_keepingTheNewestRotatedFiles() throws Exception {
     try (RunLog log = log(RunLog.Format.TEXT, 200, 2)) {
       for (int i = 0; i < 12; i++) {

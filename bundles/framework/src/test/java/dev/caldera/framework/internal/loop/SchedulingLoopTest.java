@@ -698,6 +698,36 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void auditDisagreements_areKeptForTheApi_andEachNewOneIsReportedOnce() throws Exception {
+    String first =
+        "audit policy strict would deny reclaiming ai/train-1 for ai/db-0: by strict.policy:19"
+            + " (otherwise deny); enforced: allowed, by tidal.policy:18 (any may reclaim training)";
+    String second = first.replace("train-1", "train-2");
+    AtomicInteger session = new AtomicInteger();
+    registry.add(
+        quotaOpening(
+            s -> {
+              s.recordEvent("Pod", "ai/train-1", "Normal", "PolicyAudit", first);
+              if (session.incrementAndGet() == 2) {
+                s.recordEvent("Pod", "ai/train-2", "Normal", "PolicyAudit", second);
+              }
+            }),
+        "q 1");
+    SchedulingLoop loop = loop();
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(loop.cycle()).isTrue();
+    }
+
+    assertThat(reasons("PolicyAudit"))
+        .containsExactly("Pod ai/train-1: " + first, "Pod ai/train-2: " + second);
+    assertThat(state.auditDisagreements())
+        .extracting(d -> d.object() + " " + d.sessions())
+        .containsExactly("ai/train-2 1", "ai/train-1 3");
+    assertThat(state.auditDisagreements().get(1).message()).isEqualTo(first);
+  }
+
+  @Test
   void start_anErrorInASessionIsReportedAndTheLoopGoesOn() throws Exception {
     AtomicInteger opened = new AtomicInteger();
     registry.add(

@@ -4,10 +4,14 @@ import static dev.caldera.testkit.PodBuilder.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.caldera.api.info.Blocker;
+import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodCondition;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.loop.QueueInsight;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -56,5 +60,101 @@ class WaitingBoardTest {
         .satisfies(t -> assertThat(t.reason()).isEqualTo(missing.message()));
     assertThat(board.orphans()).extracting(w -> w.podGroup()).containsExactly("ns/ghost");
     assertThat(board.job("ns", "nobody")).isEmpty();
+  }
+
+  @Test
+  void job_listsTheEvictionsItSufferedAndCaused_withTheirRule() {
+    PodGroup train =
+        new PodGroup(
+            ObjectMeta.named("ai", "train"), "q-batch", 1, null, null, null, "Running", null);
+    PodGroup db =
+        new PodGroup(
+            ObjectMeta.named("ai", "db"), "q-online", 1, null, null, null, "Inqueue", null);
+    SessionResult.Eviction eviction =
+        new SessionResult.Eviction(
+            "ai/train-1",
+            "reclaim",
+            "ai/db-0",
+            "ai/train",
+            "q-batch",
+            "gpu-1",
+            "ai/db",
+            "q-online",
+            Map.of("nvidia.com/gpu", Quantity.parse("4")),
+            "tidal.policy:18 (any may reclaim training)");
+    SessionResult result =
+        new SessionResult(
+            "s",
+            List.of(),
+            List.of(eviction),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            null);
+    WaitingBoard board = new WaitingBoard();
+    board.update(
+        new ClusterSnapshot(List.of(), List.of(), List.of(train, db), List.of(), null, NOW),
+        result,
+        null,
+        NOW);
+
+    String sentence =
+        "reclaim evicted ai/train-1 from queue q-batch on gpu-1 for ai/db-0 (queue q-online),"
+            + " freeing nvidia.com/gpu 4; rule tidal.policy:18 (any may reclaim training)";
+    assertThat(board.job("ai", "train").orElseThrow().evictions())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.message()).isEqualTo(sentence);
+              assertThat(e.rule()).isEqualTo("tidal.policy:18 (any may reclaim training)");
+              assertThat(e.freed()).containsEntry("nvidia.com/gpu", "4");
+              assertThat(e.time()).isEqualTo(NOW);
+            });
+    assertThat(board.job("ai", "db").orElseThrow().evictions())
+        .extracting(QueueInsight.Eviction::forPod)
+        .containsExactly("ai/db-0");
+    assertThat(board.evictions(10))
+        .extracting(QueueInsight.Eviction::pod)
+        .containsExactly("ai/train-1");
+    assertThat(board.evictions(0)).isEmpty();
+  }
+
+  @Test
+  void history_aBlockerWhoseNumbersOnlyMoved_isNoNewEntry_butShowsTheLatestNumbers() {
+    WaitingBoard board = new WaitingBoard();
+    PodGroup pg =
+        new PodGroup(ObjectMeta.named("ml", "t"), "q", 1, null, null, null, "Pending", null);
+    String[] messages = {
+      "Queue <q> has insufficient <A> quota: requested <16>, total would be <22>, but capability is <8>",
+      "Queue <q> has insufficient <A> quota: requested <16>, total would be <24>, but capability is <8>",
+      "queue q is closed"
+    };
+    for (int i = 0; i < messages.length; i++) {
+      Blocker b =
+          Blocker.of(i < 2 ? Blocker.Stage.CARD_QUOTA : Blocker.Stage.QUEUE_CLOSED, messages[i]);
+      board.update(
+          new ClusterSnapshot(List.of(), List.of(), List.of(pg), List.of(), null, NOW),
+          new SessionResult(
+              "s" + i,
+              List.of(),
+              List.of(),
+              List.of(),
+              Map.of(),
+              Map.of(),
+              Map.of(),
+              List.of(),
+              null,
+              List.of(new SessionResult.Waiting("ml/t", "q", 1, "Pending", 1, Map.of(), true, b))),
+          null,
+          NOW.plusSeconds(i));
+    }
+
+    var history = board.job("ml", "t").orElseThrow().history();
+    assertThat(history).hasSize(2);
+    assertThat(history.get(0).blocker().message()).isEqualTo(messages[1]);
+    assertThat(history.get(0).since()).isEqualTo(NOW);
+    assertThat(history.get(0).until()).isEqualTo(NOW.plusSeconds(1));
   }
 }

@@ -97,7 +97,7 @@ public final class CapacityCardPlugin implements Plugin {
         }
       }
     }
-    QuotaChecks checks = new QuotaChecks(ledger, refusals);
+    QuotaChecks checks = new QuotaChecks(ledger, refusals, reports);
     extensions.add(ExtensionPoint.JOB_ENQUEUEABLE, checks::enqueueable);
     extensions.add(ExtensionPoint.JOB_ENQUEUED, checks::enqueued);
     extensions.add(ExtensionPoint.ALLOCATABLE, checks::allocatable);
@@ -137,6 +137,7 @@ public final class CapacityCardPlugin implements Plugin {
       return;
     }
     for (QueueAccount account : ledger.accounts()) {
+      warnQuotaAboveInventory(session, account);
       List<Blocker.Figure> figures = new ArrayList<>();
       for (int c = 0; c < account.quota.length; c++) {
         if (account.quota[c] > 0 || account.allocated[c] > 0) {
@@ -148,6 +149,33 @@ public final class CapacityCardPlugin implements Plugin {
       if (!figures.isEmpty()) {
         figures.sort(Comparator.comparing(Blocker.Figure::resource));
         session.reportQueueQuota(account.queue, figures);
+      }
+    }
+    NodeCardsReport.report(session, ledger);
+  }
+
+  /** The reason of the warning about a card quota the cluster's cards cannot meet. */
+  static final String QUOTA_ABOVE_INVENTORY = "QuotaAboveInventory";
+
+  /** A card quota more than the cluster's inventory of the card is a warning on the queue. */
+  private void warnQuotaAboveInventory(Session session, QueueAccount account) {
+    for (int c = 0; c < account.quota.length; c++) {
+      double inventory = ledger.catalog.inventory(c);
+      if (account.quota[c] > inventory + QuotaChecks.EPS) {
+        session.recordEvent(
+            "Queue",
+            account.name,
+            "Warning",
+            QUOTA_ABOVE_INVENTORY,
+            "queue <"
+                + account.name
+                + ">'s card quota of "
+                + Units.cards(account.quota[c])
+                + " <"
+                + ledger.catalog.name(c)
+                + "> is more than the cluster's "
+                + Units.cards(inventory)
+                + ": it can never be met");
       }
     }
   }

@@ -37,6 +37,7 @@ final class CardCatalog {
   private final boolean[] cardResource;
   private final NodeTable[] byIndex;
   private final Map<String, NodeTable> byName = new HashMap<>();
+  private final Map<Integer, Double> inventory = new HashMap<>();
 
   /** Discovers the cards of {@code nodes} (in session order). */
   CardCatalog(List<NodeInfo> nodes) {
@@ -54,6 +55,7 @@ final class CardCatalog {
           res[i] = ResourceNames.indexOf(c.resource());
           card[i] = define(c.name(), res[i]);
           resources.add(res[i]);
+          inventory.merge(card[i], (double) c.count(), Double::sum);
         }
         table = new NodeTable(found.model(), res, card);
       }
@@ -100,6 +102,11 @@ final class CardCatalog {
   /** The name of card {@code id}. */
   String name(int id) {
     return names.get(id);
+  }
+
+  /** How many cards {@code id} the nodes have in all (their allocatable). */
+  double inventory(int id) {
+    return inventory.getOrDefault(id, 0.0);
   }
 
   /** The resource index that counts card {@code id}, or -1 when no node has it. */

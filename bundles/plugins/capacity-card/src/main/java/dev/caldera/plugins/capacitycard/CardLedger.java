@@ -282,6 +282,11 @@ final class CardLedger {
     return false;
   }
 
+  /** What a placed task is charged now, or null when it is not placed (or holds no card). */
+  Charge charge(TaskInfo task) {
+    return charges.get(task.uid());
+  }
+
   /** The task now counts as placed on its node. */
   void allocated(TaskInfo task) {
     Demand d = demand(task);

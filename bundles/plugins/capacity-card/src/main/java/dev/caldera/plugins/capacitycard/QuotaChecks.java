@@ -20,16 +20,26 @@ import java.util.Map;
 final class QuotaChecks {
 
   /** Counts are whole cards and CPU/memory are integers; this only absorbs rounding. */
-  private static final double EPS = 1e-6;
+  static final double EPS = 1e-6;
 
   private final CardLedger ledger;
   private final Refusals refusals;
   private final double factor;
+  private final QueueReports reports;
 
   QuotaChecks(CardLedger ledger, Refusals refusals) {
+    this(ledger, refusals, new QueueReports());
+  }
+
+  /**
+   * @param reports the factory's memory of what was reported (an inadmissible pod group's event
+   *     once)
+   */
+  QuotaChecks(CardLedger ledger, Refusals refusals, QueueReports reports) {
     this.ledger = ledger;
     this.refusals = refusals;
     this.factor = ledger.arguments.overCommitFactor();
+    this.reports = reports;
   }
 
   /**
@@ -47,21 +57,34 @@ final class QuotaChecks {
     }
     reportPodProblems(job);
     String unknown = ledger.unknownCards(job);
+    JobDemand min = unknown != null ? null : ledger.enqueueDemand(job);
     Refusal refusal =
         unknown != null
             ? new Refusal(Refusals.INVALID_CARD_ANNOTATION, unknown, List.of())
-            : enqueueRefusal(account, ledger.enqueueDemand(job));
+            : enqueueRefusal(account, min);
+    Inadmissible never = min == null ? null : Inadmissible.of(job, account, min, ledger, factor);
+    if (never != null) {
+      never.report(refusals.session(), job, reports);
+      if (refusal == null) {
+        refusal = new Refusal(Inadmissible.REASON, never.message(), never.figures());
+      }
+    }
     if (refusal == null) {
       return Vote.PERMIT;
     }
-    refusals.warn(Refusals.POD_GROUP, job.uid(), refusal.reason(), refusal.message());
+    if (!Inadmissible.REASON.equals(refusal.reason())) {
+      // An Inadmissible pod group has its one event already (Inadmissible.report).
+      refusals.warn(Refusals.POD_GROUP, job.uid(), refusal.reason(), refusal.message());
+    }
     refusals
         .session()
         .reportBlocker(
             job,
             unknown != null
                 ? unknownCardBlocker(unknown)
-                : blocker(refusal.reason(), refusal.message(), refusal.figures()));
+                : never != null
+                    ? Blocker.of(Blocker.Stage.INADMISSIBLE, never.message(), never.figures())
+                    : blocker(refusal.reason(), refusal.message(), refusal.figures()));
     // Only the pods still waiting hear of it: a replica that already runs is not refused anything.
     for (TaskInfo t : job.tasks()) {
       if (t.status() == TaskStatus.PENDING) {

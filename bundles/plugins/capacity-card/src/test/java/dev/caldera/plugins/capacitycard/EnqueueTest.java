@@ -46,6 +46,13 @@ class EnqueueTest {
                 "PodGroup",
                 "team/job-b",
                 "Warning",
+                "Inadmissible",
+                "pod group team/job-b can never fit: it asks 5 <NVIDIA-H200>, more than queue"
+                    + " <cr-queue1>'s card quota of 3"),
+            new RecordedEvent(
+                "PodGroup",
+                "team/job-b",
+                "Warning",
                 "InsufficientScalarQuota",
                 "Queue <cr-queue1> has insufficient <NVIDIA-H200> quota: requested <5>, total would"
                     + " be <5>, but capability is <3>"));
@@ -154,6 +161,8 @@ class EnqueueTest {
         .isEqualTo(Vote.REJECT);
     assertThat(messages(s, "team/a"))
         .containsExactly(
+            "pod group team/a can never fit: it asks 4 <NVIDIA-H200>, more than queue <q>'s card"
+                + " quota of 3",
             "Queue <q> has insufficient <NVIDIA-H200> quota: requested <4>, total would be <4>,"
                 + " but capability is <3>");
   }
@@ -222,6 +231,8 @@ class EnqueueTest {
     assertThat(enqueueable.vote(seven)).isEqualTo(Vote.REJECT);
     assertThat(messages(s, "team/seven"))
         .containsExactly(
+            "pod group team/seven can never fit: it asks 7 <NVIDIA-H200>, more than queue <q>'s"
+                + " card quota of 6",
             "Queue <q> has insufficient <NVIDIA-H200> quota: requested <7>, total would be <7>,"
                 + " but capability is <6>");
   }
@@ -239,6 +250,8 @@ class EnqueueTest {
     assertThat(enqueueable.vote(four)).isEqualTo(Vote.REJECT);
     assertThat(messages(s, "team/four"))
         .containsExactly(
+            "pod group team/four can never fit: it asks 4 <B|A>, more than queue <q>'s card quota"
+                + " of 3 and the cluster's 3 cards",
             "Queue <q> has insufficient <B|A> quota: requested <4>, total would be <4>, but"
                 + " capability is <3>");
   }
@@ -253,6 +266,8 @@ class EnqueueTest {
         .isEqualTo(Vote.REJECT);
     assertThat(messages(s, "team/a"))
         .containsExactly(
+            "pod group team/a can never fit: it asks 1 <NVIDIA-H200>, more than queue <q>'s card"
+                + " quota of 0",
             "Queue <q> has insufficient <NVIDIA-H200> quota: requested <1>, total would be <1>,"
                 + " but capability is <0>");
   }

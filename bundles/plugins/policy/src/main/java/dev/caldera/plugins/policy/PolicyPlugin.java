@@ -5,6 +5,7 @@ import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.Extensions;
 import dev.caldera.api.Plugin;
 import dev.caldera.api.Session;
+import dev.caldera.api.extension.EvictionRule;
 import dev.caldera.api.extension.PreemptiveFn;
 import dev.caldera.api.extension.ReclaimableFn;
 import dev.caldera.api.extension.Victims;
@@ -14,6 +15,7 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.CompileResult;
 import dev.caldera.dsl.Decision;
 import dev.caldera.dsl.Policy;
+import dev.caldera.dsl.PolicyContext;
 import dev.caldera.dsl.SessionPolicyContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,12 +174,20 @@ public final class PolicyPlugin implements Plugin {
       ReclaimableFn decide = reclaimable;
       extensions.add(
           ExtensionPoint.RECLAIMABLE,
-          (reclaimer, candidates) -> {
-            Victims victims = decide.select(reclaimer, candidates);
-            if (!candidates.isEmpty() && (victims == null || victims.tasks().isEmpty())) {
-              reportDenial(session, context, reclaiming, reclaimer, candidates);
+          new Reclaim() {
+            @Override
+            public Victims select(TaskInfo reclaimer, List<TaskInfo> candidates) {
+              Victims victims = decide.select(reclaimer, candidates);
+              if (!candidates.isEmpty() && (victims == null || victims.tasks().isEmpty())) {
+                reportDenial(session, context, reclaiming, reclaimer, candidates);
+              }
+              return victims;
             }
-            return victims;
+
+            @Override
+            public String rule(TaskInfo reclaimer, TaskInfo victim) {
+              return allowingRules(reclaiming, context, reclaimer, victim);
+            }
           });
     }
     if (preempt != null) {
@@ -272,6 +282,24 @@ public final class PolicyPlugin implements Plugin {
                 + " candidates denied",
             List.of(),
             byRule));
+  }
+
+  /** The policies' reclaim function, which also names the rules behind each eviction. */
+  private interface Reclaim extends ReclaimableFn, EvictionRule {}
+
+  /**
+   * The rule of each policy that allowed {@code victim} to {@code reclaimer} ({@code
+   * tidal.policy:18 (any may reclaim training)}), asked once per eviction.
+   */
+  static String allowingRules(
+      List<Policy> policies, PolicyContext context, TaskInfo reclaimer, TaskInfo victim) {
+    List<String> rules = new ArrayList<>();
+    for (Decision d : DecisionLog.reclaimDecisions(policies, context, reclaimer, victim)) {
+      if (d.allowed()) {
+        rules.add(d.file() + ":" + d.line() + " (" + d.rule() + ")");
+      }
+    }
+    return String.join("; ", rules);
   }
 
   /** The candidates every policy allows, in the order given. */

@@ -39,6 +39,11 @@ public final class LiveCluster implements ClusterSource, ClusterWriter, QueueLif
     return cluster.snapshot(now);
   }
 
+  /** The cluster as it is now, without moving the workload on (for a snapshot export). */
+  public synchronized ClusterSnapshot view() {
+    return cluster.snapshot(clock.get());
+  }
+
   @Override
   public synchronized void apply(SessionResult result) {
     cluster.apply(result);

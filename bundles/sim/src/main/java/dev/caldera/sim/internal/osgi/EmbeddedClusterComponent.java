@@ -4,6 +4,7 @@ import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
+import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.sim.ClusterState;
 import dev.caldera.sim.EmbeddedCluster;
@@ -29,9 +30,9 @@ import org.osgi.service.component.annotations.ConfigurationPolicy;
 @Component(
     configurationPid = EmbeddedClusterComponent.PID,
     configurationPolicy = ConfigurationPolicy.REQUIRE,
-    service = {ClusterSource.class, ClusterWriter.class, QueueLifecycle.class})
+    service = {ClusterSource.class, ClusterWriter.class, QueueLifecycle.class, ClusterExport.class})
 public final class EmbeddedClusterComponent
-    implements ClusterSource, ClusterWriter, QueueLifecycle {
+    implements ClusterSource, ClusterWriter, QueueLifecycle, ClusterExport {
 
   /** The configuration PID. */
   public static final String PID = "dev.caldera.cluster.embedded";
@@ -106,5 +107,11 @@ public final class EmbeddedClusterComponent
   @Override
   public Outcome apply(String name, Command command) {
     return live.apply(name, command);
+  }
+
+  /** The embedded cluster as it is now, as a scenario file ({@code caldera snapshot}). */
+  @Override
+  public String scenario(ClusterExport.Request request) {
+    return dev.caldera.sim.internal.ScenarioExport.write(live.view(), request);
   }
 }
