@@ -5,6 +5,7 @@ import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.ConfLint;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
 import dev.caldera.framework.loop.ConfStatus;
@@ -221,6 +222,9 @@ final class ConfFile {
                 + "; plugins "
                 + String.join(", ", parsed.pluginNames())
                 + (first ? "" : " (from the next session)")));
+    for (String warning : ConfLint.warnings(parsed)) {
+      events.accept(LoopEvent.warning("ConfLint", path + ": " + warning));
+    }
     return Change.ACCEPTED;
   }
 
