@@ -13,7 +13,7 @@
  * function type in {@code dev.caldera.api.extension}; {@code CombinationRulesTest} checks them.
  */
 @Export
-@Version("1.5.0")
+@Version("1.6.0")
 package dev.caldera.framework;
 
 import org.osgi.annotation.bundle.Export;

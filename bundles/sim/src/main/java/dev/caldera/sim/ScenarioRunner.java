@@ -43,7 +43,7 @@ public final class ScenarioRunner {
     }
     EmbeddedCluster cluster =
         new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics(), scenario.policies());
-    Scheduler scheduler = new Scheduler(registry);
+    Scheduler scheduler = Scheduler.carryingState(registry);
     List<SessionReport> sessions = new ArrayList<>();
     // Said once, as the loop says it at load: the first session's report carries them.
     List<SessionResult.Event> lint = new ArrayList<>();

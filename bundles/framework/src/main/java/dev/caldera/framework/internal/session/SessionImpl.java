@@ -208,6 +208,31 @@ public final class SessionImpl implements ActionSession {
     nodes.forEach(n -> n.topology(topology));
   }
 
+  private EvictionGuard evictionGuard;
+  private Map<String, TaskState> tasksByKey;
+
+  /** Sets the eviction budgets, backoff and holds this session keeps to. */
+  void evictionGuard(EvictionGuard guard) {
+    this.evictionGuard = guard;
+  }
+
+  EvictionGuard evictionGuard() {
+    return evictionGuard;
+  }
+
+  /** The task with this namespace/name, or null. */
+  synchronized TaskState taskByKey(String key) {
+    if (tasksByKey == null) {
+      tasksByKey = new HashMap<>();
+      for (JobInfo j : jobs) {
+        for (TaskState t : Ledger.job(j).taskStates()) {
+          tasksByKey.putIfAbsent(t.key(), t);
+        }
+      }
+    }
+    return tasksByKey.get(key);
+  }
+
   /** Where this session's decisions are applied and recorded. */
   Ledger ledger() {
     return ledger;
@@ -581,6 +606,12 @@ public final class SessionImpl implements ActionSession {
         return s.withPlugin(predicatePlugins[i]);
       }
     }
+    if (evictionGuard != null) {
+      Status held = evictionGuard.holdCheck(task, node);
+      if (held != null) {
+        return held;
+      }
+    }
     return Status.OK;
   }
 
@@ -719,7 +750,8 @@ public final class SessionImpl implements ActionSession {
       tier.forEach(fn -> t.add(fn::select));
       tiers.add(t);
     }
-    return selectVictims(tiers, preemptor, candidates);
+    List<TaskInfo> victims = selectVictims(tiers, preemptor, candidates);
+    return evictionGuard == null ? victims : evictionGuard.filter(preemptor, victims, false);
   }
 
   @Override
@@ -730,7 +762,8 @@ public final class SessionImpl implements ActionSession {
       tier.forEach(fn -> t.add(fn::select));
       tiers.add(t);
     }
-    return selectVictims(tiers, reclaimer, candidates);
+    List<TaskInfo> victims = selectVictims(tiers, reclaimer, candidates);
+    return evictionGuard == null ? victims : evictionGuard.filter(reclaimer, victims, true);
   }
 
   private interface VictimSelector {
