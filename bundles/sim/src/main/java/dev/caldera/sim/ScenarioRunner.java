@@ -51,7 +51,16 @@ public final class ScenarioRunner {
       lint.add(new SessionResult.Event("Conf", "conf", "Warning", "ConfLint", warning));
     }
     for (int i = 1; i <= scenario.sessions(); i++) {
-      ClusterSnapshot snapshot = cluster.snapshot(scenario.now());
+      for (TimelineStep step : scenario.timeline()) {
+        if (step.session() == i) {
+          step.deleted().forEach(cluster::delete);
+          for (PodGroup pg : step.podGroups()) {
+            cluster.submit(pg, List.of());
+          }
+          cluster.submit(step.pods());
+        }
+      }
+      ClusterSnapshot snapshot = cluster.snapshot(scenario.now(i));
       Map<String, String> before = phases(cluster.state());
       long start = System.nanoTime();
       SessionResult result;

@@ -11,11 +11,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One session's side of {@link EvictionMemory}: leaves out of the victims the jobs at their
@@ -35,7 +33,7 @@ final class EvictionGuard {
   private final EvictionMemory.View view;
   private final Instant now;
   private final Map<String, List<EvictionMemory.Hold>> holdsByNode = new HashMap<>();
-  private final Set<String> said = new HashSet<>();
+  private final Map<String, String> said = new HashMap<>();
   private Duration longestWindow;
 
   EvictionGuard(SessionImpl session, EvictionRules rules, EvictionMemory memory) {
@@ -198,9 +196,10 @@ final class EvictionGuard {
   private void sayOnce(String key, JobInfo job, String type, String reason, String message) {
     boolean first;
     synchronized (said) {
-      first = said.add(key);
+      first = said.putIfAbsent(key, message) == null;
     }
-    if (first) {
+    // A refusal that held unchanged in the previous session was said then.
+    if (first && !message.equals(view.said().get(key))) {
       session.recordEvent("PodGroup", job.uid(), type, reason, message);
     }
   }
@@ -239,7 +238,7 @@ final class EvictionGuard {
                 + " holds "
                 + describe(first.amount())
                 + " for "
-                + first.forTask()
+                + first.job()
                 + " (freed by evictions for it)");
       }
     }
@@ -280,56 +279,61 @@ final class EvictionGuard {
               e.action()));
       if (evictor != null && rules.holdSessions() > 0 && !victim.nodeName().isEmpty()) {
         freedFor
-            .computeIfAbsent(evictor.key(), k -> new LinkedHashMap<>())
+            .computeIfAbsent(evictor.jobId(), k -> new LinkedHashMap<>())
             .computeIfAbsent(victim.nodeName(), n -> Resource.empty())
             .add(victim.resreq());
       }
     }
     List<EvictionMemory.Hold> next = new ArrayList<>();
     for (EvictionMemory.Hold h : view.holds()) {
-      if (h.lastSession() > view.session() && stillPending(h.forTask())) {
+      if (h.lastSession() > view.session()
+          && stillPending(h.job())
+          && !freedFor.containsKey(h.job())) {
         next.add(h);
       }
     }
     freedFor.forEach(
-        (taskKey, byNode) -> {
-          TaskInfo t = session.taskByKey(taskKey);
-          byNode.forEach(
-              (node, amount) ->
-                  next.add(
-                      new EvictionMemory.Hold(
-                          node,
-                          amount,
-                          t.jobId(),
-                          taskKey,
-                          view.session() + rules.holdSessions())));
-        });
+        (job, byNode) ->
+            byNode.forEach(
+                (node, amount) ->
+                    next.add(
+                        new EvictionMemory.Hold(
+                            node, amount, job, view.session() + rules.holdSessions()))));
     for (EvictionMemory.Hold h : next) {
-      JobInfo job = session.job(h.job());
-      if (job != null) {
-        long left = h.lastSession() - view.session();
-        session.recordEvent(
-            "PodGroup",
-            job.uid(),
-            "Normal",
-            REASON_HELD,
-            "holding "
-                + describe(h.amount())
-                + " on "
-                + h.node()
-                + " for "
-                + h.forTask()
-                + " (freed by evictions for it) until it binds, or for "
-                + left
-                + (left == 1 ? " more session" : " more sessions"));
-      }
+      long left = h.lastSession() - view.session();
+      session.recordEvent(
+          "PodGroup",
+          h.job(),
+          "Normal",
+          REASON_HELD,
+          "holding "
+              + describe(h.amount())
+              + " on "
+              + h.node()
+              + " for "
+              + h.job()
+              + " (freed by evictions for it) until it binds, or for "
+              + left
+              + (left == 1 ? " more session" : " more sessions"));
     }
-    memory.close(now, longestWindow, added, next);
+    Map<String, String> saidNow;
+    synchronized (said) {
+      saidNow = new HashMap<>(said);
+    }
+    memory.close(now, longestWindow, added, next, saidNow);
   }
 
-  /** The task is in the session and still waits for a node (or was only pipelined). */
-  private boolean stillPending(String taskKey) {
-    TaskInfo t = session.taskByKey(taskKey);
-    return t != null && (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED);
+  /** The job is in the session and a task of it still waits for a node (or is only pipelined). */
+  private boolean stillPending(String jobUid) {
+    JobInfo job = session.job(jobUid);
+    if (job == null) {
+      return false;
+    }
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What preempt and reclaim remember from one session to the next: the evictions of the recent past
@@ -30,25 +31,31 @@ public final class EvictionMemory {
       String action) {}
 
   /**
-   * Capacity on a node held for a job.
+   * Capacity on a node held for the job whose tasks victims were evicted for.
    *
-   * @param forTask the task the victims were evicted for (namespace/name)
+   * @param job the job (pod group key)
    * @param lastSession the last session (by {@link #sessionsRun} count) it holds in
    */
-  record Hold(String node, Resource amount, String job, String forTask, long lastSession) {}
+  record Hold(String node, Resource amount, String job, long lastSession) {}
 
-  /** What a session sees: the memory as the previous session left it. */
-  record View(long session, List<Eviction> evictions, List<Hold> holds) {}
+  /**
+   * What a session sees: the memory as the previous session left it.
+   *
+   * @param said the refusals the previous session reported (key → message), not reported again
+   *     while they hold unchanged
+   */
+  record View(long session, List<Eviction> evictions, List<Hold> holds, Map<String, String> said) {}
 
   private final List<Eviction> evictions = new ArrayList<>();
   private List<Hold> holds = new ArrayList<>();
+  private Map<String, String> said = Map.of();
   private long sessionsRun;
   private Duration longestWindow = Duration.ZERO;
 
   /** Starts a session: its number and a copy of what is remembered. */
   synchronized View open() {
     sessionsRun++;
-    return new View(sessionsRun, List.copyOf(evictions), List.copyOf(holds));
+    return new View(sessionsRun, List.copyOf(evictions), List.copyOf(holds), said);
   }
 
   /**
@@ -58,7 +65,12 @@ public final class EvictionMemory {
    * @param window the longest window a rule of the session read (budget or backoff)
    */
   synchronized void close(
-      Instant now, Duration window, List<Eviction> added, List<Hold> nextHolds) {
+      Instant now,
+      Duration window,
+      List<Eviction> added,
+      List<Hold> nextHolds,
+      Map<String, String> saidNow) {
+    said = Map.copyOf(saidNow);
     evictions.addAll(added);
     holds = new ArrayList<>(nextHolds);
     if (window.compareTo(longestWindow) > 0) {
