@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One session's side of {@link EvictionMemory}: leaves out of the victims the jobs at their
@@ -54,29 +55,46 @@ final class EvictionGuard {
   // ------------------------------------------------------------ victims
 
   /**
-   * {@code victims} without the jobs at their budget and, for reclaim, the queues under backoff.
+   * {@code victims} without the jobs at their budget and, for reclaim, the queues under backoff; of
+   * a job with some budget left, at most that many (the first in victim order).
    */
   List<TaskInfo> filter(TaskInfo evictor, List<TaskInfo> victims, boolean reclaim) {
     if (victims.isEmpty()) {
       return victims;
     }
-    List<TaskInfo> out = null;
-    for (int i = 0; i < victims.size(); i++) {
-      TaskInfo v = victims.get(i);
-      boolean keep = underBudget(v) && (!reclaim || !underBackoff(evictor, v));
-      if (!keep && out == null) {
-        out = new ArrayList<>(victims.subList(0, i));
-      } else if (keep && out != null) {
-        out.add(v);
+    Map<String, Integer> left = new HashMap<>();
+    Map<String, Integer> offered = new HashMap<>();
+    List<TaskInfo> kept = new ArrayList<>(victims.size());
+    for (TaskInfo v : victims) {
+      int l = left.computeIfAbsent(v.jobId(), id -> budgetLeft(session.job(id)));
+      if (l > 0 && (!reclaim || !underBackoff(evictor, v))) {
+        kept.add(v);
+        offered.merge(v.jobId(), 1, Integer::sum);
       }
     }
-    return out == null ? victims : out;
+    boolean trim = false;
+    for (Map.Entry<String, Integer> e : offered.entrySet()) {
+      trim |= e.getValue() > left.get(e.getKey());
+    }
+    if (trim) {
+      Set<TaskInfo> chosen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      Map<String, Integer> taken = new HashMap<>();
+      for (TaskInfo v : session.victimOrder(kept, evictor)) {
+        int t = taken.getOrDefault(v.jobId(), 0);
+        if (t < left.get(v.jobId())) {
+          taken.put(v.jobId(), t + 1);
+          chosen.add(v);
+        }
+      }
+      kept.removeIf(v -> !chosen.contains(v));
+    }
+    return kept.size() == victims.size() ? victims : kept;
   }
 
-  private boolean underBudget(TaskInfo victim) {
-    JobInfo job = session.job(victim.jobId());
+  /** How many more pods the job may lose ({@link Integer#MAX_VALUE} without a budget). */
+  private int budgetLeft(JobInfo job) {
     if (job == null) {
-      return true;
+      return Integer.MAX_VALUE;
     }
     EvictionRules.Budget budget = rules.budget();
     String source = "configurations evictionBudget";
@@ -101,7 +119,7 @@ final class EvictionGuard {
       }
     }
     if (budget == null) {
-      return true;
+      return Integer.MAX_VALUE;
     }
     if (budget.window().compareTo(longestWindow) > 0) {
       longestWindow = budget.window();
@@ -113,9 +131,9 @@ final class EvictionGuard {
         count++;
       }
     }
-    count += committedThisSession(job.uid());
+    count += evictedThisSession(job);
     if (count < budget.evictions()) {
-      return true;
+      return budget.evictions() - count;
     }
     sayOnce(
         job.uid() + "\u0000budget",
@@ -134,14 +152,17 @@ final class EvictionGuard {
             + " "
             + budget
             + ")");
-    return false;
+    return 0;
   }
 
-  private int committedThisSession(String jobUid) {
+  /**
+   * The job's pods this session has evicted so far: Releasing, and not already being deleted when
+   * the session opened (a statement's evictions count until it is discarded).
+   */
+  private int evictedThisSession(JobInfo job) {
     int n = 0;
-    for (SessionResult.Eviction e : session.ledger().evictions) {
-      TaskInfo t = session.taskByKey(e.pod());
-      if (t != null && t.jobId().equals(jobUid)) {
+    for (TaskInfo t : job.tasks()) {
+      if (t.status() == TaskStatus.RELEASING && t.pod().metadata().deletionTimestamp() == null) {
         n++;
       }
     }
@@ -261,6 +282,7 @@ final class EvictionGuard {
   void close() {
     List<EvictionMemory.Eviction> added = new ArrayList<>();
     Map<String, Map<String, Resource>> freedFor = new LinkedHashMap<>();
+    Map<String, List<String>> forTasks = new LinkedHashMap<>();
     for (SessionResult.Eviction e : session.ledger().evictions) {
       TaskInfo victim = session.taskByKey(e.pod());
       if (victim == null) {
@@ -282,12 +304,16 @@ final class EvictionGuard {
             .computeIfAbsent(evictor.jobId(), k -> new LinkedHashMap<>())
             .computeIfAbsent(victim.nodeName(), n -> Resource.empty())
             .add(victim.resreq());
+        List<String> tasks = forTasks.computeIfAbsent(evictor.jobId(), k -> new ArrayList<>());
+        if (!tasks.contains(evictor.key())) {
+          tasks.add(evictor.key());
+        }
       }
     }
     List<EvictionMemory.Hold> next = new ArrayList<>();
     for (EvictionMemory.Hold h : view.holds()) {
       if (h.lastSession() > view.session()
-          && stillPending(h.job())
+          && stillPending(h.tasks())
           && !freedFor.containsKey(h.job())) {
         next.add(h);
       }
@@ -298,7 +324,11 @@ final class EvictionGuard {
                 (node, amount) ->
                     next.add(
                         new EvictionMemory.Hold(
-                            node, amount, job, view.session() + rules.holdSessions()))));
+                            node,
+                            amount,
+                            job,
+                            List.copyOf(forTasks.get(job)),
+                            view.session() + rules.holdSessions()))));
     for (EvictionMemory.Hold h : next) {
       long left = h.lastSession() - view.session();
       session.recordEvent(
@@ -323,14 +353,11 @@ final class EvictionGuard {
     memory.close(now, longestWindow, added, next, saidNow);
   }
 
-  /** The job is in the session and a task of it still waits for a node (or is only pipelined). */
-  private boolean stillPending(String jobUid) {
-    JobInfo job = session.job(jobUid);
-    if (job == null) {
-      return false;
-    }
-    for (TaskInfo t : job.tasks()) {
-      if (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED) {
+  /** Some of the tasks is in the session and still waits for a node (or is only pipelined). */
+  private boolean stillPending(List<String> taskKeys) {
+    for (String key : taskKeys) {
+      TaskInfo t = session.taskByKey(key);
+      if (t != null && (t.status() == TaskStatus.PENDING || t.status() == TaskStatus.PIPELINED)) {
         return true;
       }
     }

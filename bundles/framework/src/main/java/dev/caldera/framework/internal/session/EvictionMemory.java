@@ -34,9 +34,11 @@ public final class EvictionMemory {
    * Capacity on a node held for the job whose tasks victims were evicted for.
    *
    * @param job the job (pod group key)
+   * @param tasks the job's tasks the victims were evicted for (namespace/name): the hold ends when
+   *     none of them waits any longer
    * @param lastSession the last session (by {@link #sessionsRun} count) it holds in
    */
-  record Hold(String node, Resource amount, String job, long lastSession) {}
+  record Hold(String node, Resource amount, String job, List<String> tasks, long lastSession) {}
 
   /**
    * What a session sees: the memory as the previous session left it.
