@@ -8,6 +8,7 @@ import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.ConfLint;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.EvictionRules;
 import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.LoopEvent;
 import java.io.IOException;
@@ -398,6 +399,7 @@ final class ConfFile {
         }
       }
     }
+    problems.addAll(EvictionRules.problems(conf));
     return problems;
   }
 

@@ -22,7 +22,7 @@ import java.util.Map;
  *       its job) for N sessions; default 3, 0 turns holding off.
  * </ul>
  */
-record EvictionRules(Budget budget, Duration backoff, int holdSessions) {
+public record EvictionRules(Budget budget, Duration backoff, int holdSessions) {
 
   static final String BUDGET = "evictionBudget";
   static final String BACKOFF = "reclaimBackoff";
@@ -35,10 +35,20 @@ record EvictionRules(Budget budget, Duration backoff, int holdSessions) {
       new EvictionRules(null, Duration.ZERO, DEFAULT_HOLD_SESSIONS);
 
   /** At most {@code evictions} pods evicted per {@code window}. */
-  record Budget(int evictions, Duration window, String text) {
+  public record Budget(int evictions, Duration window, String text) {
     @Override
     public String toString() {
       return text;
+    }
+  }
+
+  /** What is wrong with the rules' keys in {@code conf}; empty when they read. */
+  public static List<String> problems(SchedulerConf conf) {
+    try {
+      of(conf);
+      return List.of();
+    } catch (ConfException e) {
+      return e.problems();
     }
   }
 
