@@ -105,17 +105,20 @@ class CompilerSemanticsTest {
     Victims v = fn.select(service, everyone());
 
     assertThat(v.vote()).isEqualTo(Vote.PERMIT);
-    assertThat(v.tasks()).containsExactly(annotatedTraining, jobOwned, lockedTraining);
+    assertThat(v.tasks())
+        .containsExactly(annotatedTraining, jobOwned, lockedTraining, badAnnotation);
   }
 
   @Test
   void tidal_ownerKindDecidesWhenTheAnnotationIsNotAClass() throws IOException {
     ReclaimableFn fn = tidal().reclaimable(new SessionPolicyContext(session));
 
+    // As a reclaimer, a batch ReplicaSet is inference; as a victim, its service type (batch) is
+    // neither inference nor training, which any non-training reclaimer may take (issue 37).
     assertThat(fn.select(badAnnotation, everyone()).tasks())
-        .containsExactly(annotatedTraining, jobOwned, lockedTraining);
+        .containsExactly(annotatedTraining, jobOwned, lockedTraining, badAnnotation);
     assertThat(fn.select(deployment, everyone()).tasks())
-        .containsExactly(annotatedTraining, jobOwned, lockedTraining);
+        .containsExactly(annotatedTraining, jobOwned, lockedTraining, badAnnotation);
   }
 
   @Test
@@ -127,7 +130,8 @@ class CompilerSemanticsTest {
 
     assertThat(byTraining.tasks()).isEmpty();
     assertThat(byTraining.vote()).isEqualTo(Vote.PERMIT);
-    assertThat(byUnknown.tasks()).containsExactly(annotatedTraining, jobOwned, lockedTraining);
+    assertThat(byUnknown.tasks())
+        .containsExactly(annotatedTraining, jobOwned, lockedTraining, badAnnotation);
   }
 
   @Test
@@ -142,19 +146,21 @@ class CompilerSemanticsTest {
     assertThat(allowed.describe())
         .isEqualTo(
             "allow by t.policy:18: any may reclaim training\n"
-                + "  reclaimer service = inference (from owner.kind, line 12)\n"
+                + "  reclaimer service = inference (from owner.kind, line 11)\n"
                 + "  reclaimee service = training (from"
-                + " podgroup.annotations[\"volcano.sh/service.type\"], line 11)\n"
+                + " podgroup.annotations[\"volcano.sh/service.type\"], line 10)\n"
                 + "  read:\n"
                 + "    reclaimer podgroup.annotations[\"volcano.sh/service.type\"] = \"batch\"\n"
                 + "    reclaimer owner.kind = \"ReplicaSet\"\n"
-                + "    reclaimee podgroup.annotations[\"volcano.sh/service.type\"] = \"training\"");
+                + "    reclaimee podgroup.annotations[\"volcano.sh/service.type\"] = \"training\"\n"
+                // the condition of the rule before it (a service type outside the classes)
+                + "    reclaimee.podgroup.annotations[\"volcano.sh/service.type\"] = \"training\"");
     assertThat(spared.allowed()).isFalse();
     assertThat(spared.line()).isEqualTo(19);
     assertThat(spared.rule()).isEqualTo("otherwise deny");
-    assertThat(spared.classes()).contains("reclaimee service = unknown (otherwise, line 13)");
+    assertThat(spared.classes()).contains("reclaimee service = unknown (otherwise, line 12)");
     assertThat(byTraining.rule()).isEqualTo("training may not reclaim any");
-    assertThat(byTraining.line()).isEqualTo(17);
+    assertThat(byTraining.line()).isEqualTo(16);
   }
 
   @Test

@@ -67,6 +67,8 @@ class PolicyScenariosTest {
         s.nodeMetrics(),
         s.initialState(),
         s.sessions(),
-        s.expect());
+        s.expect(),
+        s.period(),
+        s.timeline());
   }
 }

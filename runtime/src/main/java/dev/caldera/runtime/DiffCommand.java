@@ -141,7 +141,9 @@ final class DiffCommand implements Callable<Integer> {
             s.nodeMetrics(),
             s.initialState(),
             s.sessions(),
-            s.expect());
+            s.expect(),
+            s.period(),
+            s.timeline());
     // A fresh registry per run: plugin factories keep state across sessions.
     return new ScenarioRunner(Plugins.registry()).run(scenario);
   }

@@ -2,19 +2,36 @@ package dev.caldera.framework;
 
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.EvictionMemory;
+import dev.caldera.framework.internal.session.PodDigests;
 import dev.caldera.framework.internal.session.SessionRunner;
 
 /**
  * Runs scheduling sessions: opens a session on a snapshot with the plugins the conf names, runs the
- * conf's actions in order, closes the session and returns its decisions. Thread-safe; each call is
- * independent.
+ * conf's actions in order, closes the session and returns its decisions. Thread-safe. Each call is
+ * independent, unless the scheduler was made by {@link #carryingState}.
  */
 public final class Scheduler {
 
   private final PluginRegistry registry;
+  private final EvictionMemory memory;
 
   public Scheduler(PluginRegistry registry) {
+    this(registry, null);
+  }
+
+  private Scheduler(PluginRegistry registry, EvictionMemory memory) {
     this.registry = registry;
+    this.memory = memory;
+  }
+
+  /**
+   * A scheduler whose sessions follow one another on one cluster, as a scheduling loop's do: what
+   * preempt and reclaim remember (eviction budgets, the reclaim backoff, capacity held for a
+   * preemptor) carries from each session to the next.
+   */
+  public static Scheduler carryingState(PluginRegistry registry) {
+    return new Scheduler(registry, new EvictionMemory());
   }
 
   /**
@@ -26,6 +43,8 @@ public final class Scheduler {
    */
   public SessionResult runSession(ClusterSnapshot snapshot, SchedulerConf conf)
       throws ConfException {
-    return new SessionRunner(registry, conf).run(snapshot);
+    return new SessionRunner(
+            registry, conf, new PodDigests(), memory == null ? new EvictionMemory() : memory)
+        .run(snapshot);
   }
 }

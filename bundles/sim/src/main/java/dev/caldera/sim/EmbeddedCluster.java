@@ -237,6 +237,13 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
     }
   }
 
+  /** Adds pods (of pod groups the cluster holds, as a job controller recreates them). */
+  public synchronized void submit(List<Pod> newPods) {
+    for (Pod p : newPods) {
+      pods.put(p.key(), p);
+    }
+  }
+
   /**
    * Sets a pod's phase (a container that ended: {@code Succeeded} or {@code Failed}); the pod keeps
    * its node, where it occupies nothing any more.

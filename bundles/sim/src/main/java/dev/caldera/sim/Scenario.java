@@ -3,7 +3,9 @@ package dev.caldera.sim;
 import dev.caldera.api.model.NodeMetrics;
 import dev.caldera.framework.conf.SchedulerConf;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,6 +18,9 @@ import java.util.Map;
  * @param initialState the cluster after admission (priorities filled, implicit pod groups and
  *     default queues added)
  * @param expect null when the file has no {@code expect:}
+ * @param period how far the clock moves from one session to the next ({@code period:}, zero when
+ *     not given: every session sees {@code now})
+ * @param timeline what changes in the cluster before which session, in session order
  */
 public record Scenario(
     Path file,
@@ -27,4 +32,44 @@ public record Scenario(
     Map<String, NodeMetrics> nodeMetrics,
     ClusterState initialState,
     int sessions,
-    Expectations expect) {}
+    Expectations expect,
+    Duration period,
+    List<TimelineStep> timeline) {
+
+  public Scenario {
+    period = period == null ? Duration.ZERO : period;
+    timeline = timeline == null ? List.of() : List.copyOf(timeline);
+  }
+
+  /** A scenario whose clock does not move and whose cluster changes only by its decisions. */
+  public Scenario(
+      Path file,
+      String name,
+      String description,
+      Instant now,
+      SchedulerConf conf,
+      Map<String, String> policies,
+      Map<String, NodeMetrics> nodeMetrics,
+      ClusterState initialState,
+      int sessions,
+      Expectations expect) {
+    this(
+        file,
+        name,
+        description,
+        now,
+        conf,
+        policies,
+        nodeMetrics,
+        initialState,
+        sessions,
+        expect,
+        Duration.ZERO,
+        List.of());
+  }
+
+  /** The clock session {@code index} (from 1) sees. */
+  public Instant now(int index) {
+    return now.plus(period.multipliedBy(index - 1L));
+  }
+}

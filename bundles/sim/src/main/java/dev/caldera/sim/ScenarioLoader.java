@@ -1,6 +1,7 @@
 package dev.caldera.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.caldera.api.GoDuration;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeMetrics;
 import dev.caldera.api.model.Pod;
@@ -20,12 +21,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /** Reads scenario files (see {@code scenario-format.md}). */
@@ -44,7 +48,11 @@ public final class ScenarioLoader {
           "nodeMetrics",
           "objects",
           "sessions",
+          "period",
+          "timeline",
           "expect");
+
+  private static final List<String> STEP_KEYS = List.of("session", "add", "delete");
 
   /**
    * The most sessions a scenario may ask for: each session is a full scheduling pass, so a number
@@ -139,6 +147,27 @@ public final class ScenarioLoader {
       now = latestTime(initial);
     }
     Map<String, NodeMetrics> metrics = nodeMetrics(f, root.get("nodeMetrics"), now);
+    Duration period = Duration.ZERO;
+    String periodText = f.text(root.get("period"), "period");
+    if (periodText != null) {
+      try {
+        period = GoDuration.parse(periodText);
+      } catch (IllegalArgumentException e) {
+        throw f.error("period", "expected a duration such as 10m, got \"" + periodText + "\"");
+      }
+      if (period.isNegative()) {
+        throw f.error("period", "expected a duration of 0 or more, got " + periodText);
+      }
+    }
+    List<TimelineStep> timeline =
+        timeline(
+            f,
+            source,
+            root.get("timeline"),
+            objects,
+            initial,
+            conf.hierarchyEnabled("capacity"),
+            sessions == null ? 1 : sessions);
     return new Scenario(
         file,
         name,
@@ -149,7 +178,79 @@ public final class ScenarioLoader {
         metrics,
         initial,
         sessions == null ? 1 : sessions,
-        ExpectationsReader.read(source, root.get("expect")));
+        ExpectationsReader.read(source, root.get("expect")),
+        period,
+        timeline);
+  }
+
+  /**
+   * The {@code timeline:} steps. A step's objects are read and admitted together with the
+   * scenario's own (so that priority classes, queues and implicit pod groups apply to them); what
+   * that adds to the initial state is what the step creates.
+   */
+  private static List<TimelineStep> timeline(
+      Fields f,
+      String source,
+      JsonNode node,
+      List<JsonNode> objects,
+      ClusterState initial,
+      boolean hierarchical,
+      int sessions)
+      throws ScenarioException {
+    if (Fields.absent(node)) {
+      return List.of();
+    }
+    Set<String> initialGroups = new HashSet<>();
+    initial.podGroups().forEach(pg -> initialGroups.add(pg.key()));
+    Set<String> initialPods = new HashSet<>();
+    initial.pods().forEach(p -> initialPods.add(p.key()));
+    List<TimelineStep> steps = new ArrayList<>();
+    List<JsonNode> list = f.list(node, "timeline");
+    for (int i = 0; i < list.size(); i++) {
+      String path = "timeline[" + i + "]";
+      JsonNode step = f.object(list.get(i), path);
+      if (step == null) {
+        throw f.error(path, "expected a mapping with session, and add or delete");
+      }
+      f.onlyKeys(step, path, STEP_KEYS);
+      Integer session = f.integer(step.get("session"), path + ".session");
+      if (session == null || session < 2 || session > sessions) {
+        throw f.error(
+            path + ".session",
+            "expected the session the step comes before, from 2 to "
+                + sessions
+                + " (sessions), got "
+                + session);
+      }
+      List<JsonNode> add =
+          Fields.absent(step.get("add")) ? List.of() : f.list(step.get("add"), path + ".add");
+      List<String> delete =
+          Fields.absent(step.get("delete"))
+              ? List.of()
+              : f.stringList(step.get("delete"), path + ".delete");
+      List<PodGroup> groups = new ArrayList<>();
+      List<Pod> pods = new ArrayList<>();
+      if (!add.isEmpty()) {
+        List<JsonNode> all = new ArrayList<>(objects);
+        all.addAll(add);
+        StateBuilder merged = ObjectsReader.read(source + ": " + path + ".add", all);
+        ScenarioAdmission.admit(merged, hierarchical);
+        ClusterState state = merged.build();
+        for (PodGroup pg : state.podGroups()) {
+          if (!initialGroups.contains(pg.key())) {
+            groups.add(pg);
+          }
+        }
+        for (Pod p : state.pods()) {
+          if (!initialPods.contains(p.key())) {
+            pods.add(p);
+          }
+        }
+      }
+      steps.add(new TimelineStep(session, groups, pods, delete));
+    }
+    steps.sort(java.util.Comparator.comparingInt(TimelineStep::session));
+    return List.copyOf(steps);
   }
 
   /**

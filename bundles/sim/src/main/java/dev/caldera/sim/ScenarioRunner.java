@@ -8,6 +8,7 @@ import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.ConfLint;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -42,10 +43,24 @@ public final class ScenarioRunner {
     }
     EmbeddedCluster cluster =
         new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics(), scenario.policies());
-    Scheduler scheduler = new Scheduler(registry);
+    Scheduler scheduler = Scheduler.carryingState(registry);
     List<SessionReport> sessions = new ArrayList<>();
+    // Said once, as the loop says it at load: the first session's report carries them.
+    List<SessionResult.Event> lint = new ArrayList<>();
+    for (String warning : ConfLint.warnings(scenario.conf())) {
+      lint.add(new SessionResult.Event("Conf", "conf", "Warning", "ConfLint", warning));
+    }
     for (int i = 1; i <= scenario.sessions(); i++) {
-      ClusterSnapshot snapshot = cluster.snapshot(scenario.now());
+      for (TimelineStep step : scenario.timeline()) {
+        if (step.session() == i) {
+          step.deleted().forEach(cluster::delete);
+          for (PodGroup pg : step.podGroups()) {
+            cluster.submit(pg, List.of());
+          }
+          cluster.submit(step.pods());
+        }
+      }
+      ClusterSnapshot snapshot = cluster.snapshot(scenario.now(i));
       Map<String, String> before = phases(cluster.state());
       long start = System.nanoTime();
       SessionResult result;
@@ -72,7 +87,7 @@ public final class ScenarioRunner {
               List.copyOf(result.evictions()),
               List.copyOf(result.pipelined()),
               Collections.unmodifiableMap(changes),
-              result.events() == null ? List.of() : List.copyOf(result.events()),
+              events(i == 1 ? lint : List.of(), result),
               result.stats(),
               result.waiting()));
     }
@@ -88,6 +103,15 @@ public final class ScenarioRunner {
         phases(end),
         Collections.unmodifiableMap(allocated),
         List.of());
+  }
+
+  private static List<SessionResult.Event> events(
+      List<SessionResult.Event> first, SessionResult result) {
+    List<SessionResult.Event> out = new ArrayList<>(first);
+    if (result.events() != null) {
+      out.addAll(result.events());
+    }
+    return List.copyOf(out);
   }
 
   private static Map<String, String> phases(ClusterState state) {

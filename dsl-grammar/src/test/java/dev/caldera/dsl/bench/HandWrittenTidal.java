@@ -40,7 +40,15 @@ final class HandWrittenTidal implements ReclaimableFn {
   }
 
   private boolean allows(int reclaimer, TaskInfo candidate) {
-    return reclaimer != TRAINING && service(candidate) == TRAINING;
+    return reclaimer != TRAINING && (service(candidate) == TRAINING || otherType(candidate));
+  }
+
+  /** The pod group's service type is set and is neither inference nor training (e.g. batch). */
+  private boolean otherType(TaskInfo task) {
+    JobInfo job = context.job(task);
+    String type =
+        job == null ? null : job.podGroup().metadata().annotations().get("volcano.sh/service.type");
+    return type != null && !type.isEmpty() && !type.equals("inference") && !type.equals("training");
   }
 
   private int service(TaskInfo task) {

@@ -5,7 +5,7 @@
  * nowhere else.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.caldera.framework.conf;
 
 import org.osgi.annotation.bundle.Export;

@@ -5,8 +5,10 @@ import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.conf.ConfException;
+import dev.caldera.framework.conf.ConfLint;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.EvictionRules;
 import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.LoopEvent;
 import java.io.IOException;
@@ -221,6 +223,9 @@ final class ConfFile {
                 + "; plugins "
                 + String.join(", ", parsed.pluginNames())
                 + (first ? "" : " (from the next session)")));
+    for (String warning : ConfLint.warnings(parsed)) {
+      events.accept(LoopEvent.warning("ConfLint", path + ": " + warning));
+    }
     return Change.ACCEPTED;
   }
 
@@ -394,6 +399,7 @@ final class ConfFile {
         }
       }
     }
+    problems.addAll(EvictionRules.problems(conf));
     return problems;
   }
 

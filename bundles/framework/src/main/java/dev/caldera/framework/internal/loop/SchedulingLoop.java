@@ -10,6 +10,7 @@ import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.EvictionMemory;
 import dev.caldera.framework.internal.session.PodDigests;
 import dev.caldera.framework.internal.session.SessionRunner;
 import dev.caldera.framework.loop.LoopEvent;
@@ -117,6 +118,7 @@ public final class SchedulingLoop {
   private final Clock clock;
   private final RegistryWatch registryWatch = new RegistryWatch();
   private final PodDigests podDigests = new PodDigests();
+  private final EvictionMemory evictionMemory = new EvictionMemory();
   private final Runnable onFinished;
   private volatile BooleanSupplier shuttingDown = () -> false;
   private ScheduledExecutorService executor;
@@ -302,7 +304,7 @@ public final class SchedulingLoop {
       }
       SessionResult result;
       try {
-        result = new SessionRunner(plugins, conf, podDigests).run(snapshot);
+        result = new SessionRunner(plugins, conf, podDigests, evictionMemory).run(snapshot);
       } catch (ConfException e) {
         state.hold(withChecking(e.problems()), List.of());
         return false;

@@ -205,6 +205,21 @@ final class FitErrors {
                 + " allocatable");
       }
     }
+    if (details.isEmpty()) {
+      // Each resource fits some node, but no node has all of them: name the whole request.
+      for (String name : names) {
+        if (!"pods".equals(name)) {
+          details.add(name + " " + Resource.quantity(name, request.get(name)));
+        }
+      }
+      return "0/"
+          + nodes.size()
+          + " nodes are unavailable: "
+          + String.join(", ", sortedHistogram(histogram))
+          + ". The pod requests "
+          + String.join(", ", details)
+          + "; no node has all of it allocatable.";
+    }
     return "0/"
         + nodes.size()
         + " nodes are unavailable: "

@@ -212,6 +212,31 @@ public final class SessionImpl implements ActionSession {
     nodes.forEach(n -> n.topology(topology));
   }
 
+  private EvictionGuard evictionGuard;
+  private Map<String, TaskState> tasksByKey;
+
+  /** Sets the eviction budgets, backoff and holds this session keeps to. */
+  void evictionGuard(EvictionGuard guard) {
+    this.evictionGuard = guard;
+  }
+
+  EvictionGuard evictionGuard() {
+    return evictionGuard;
+  }
+
+  /** The task with this namespace/name, or null. */
+  synchronized TaskState taskByKey(String key) {
+    if (tasksByKey == null) {
+      tasksByKey = new HashMap<>();
+      for (JobInfo j : jobs) {
+        for (TaskState t : Ledger.job(j).taskStates()) {
+          tasksByKey.putIfAbsent(t.key(), t);
+        }
+      }
+    }
+    return tasksByKey.get(key);
+  }
+
   /** Where this session's decisions are applied and recorded. */
   Ledger ledger() {
     return ledger;
@@ -587,6 +612,12 @@ public final class SessionImpl implements ActionSession {
         return s.withPlugin(predicatePlugins[i]);
       }
     }
+    if (evictionGuard != null) {
+      Status held = evictionGuard.holdCheck(task, node);
+      if (held != null) {
+        return held;
+      }
+    }
     return Status.OK;
   }
 
@@ -725,7 +756,8 @@ public final class SessionImpl implements ActionSession {
       tier.forEach(fn -> t.add(new VictimSelector(fn, fn::select)));
       tiers.add(t);
     }
-    return selectVictims(tiers, preemptablePlugins, preemptor, candidates);
+    List<TaskInfo> victims = selectVictims(tiers, preemptablePlugins, preemptor, candidates);
+    return evictionGuard == null ? victims : evictionGuard.filter(preemptor, victims, false);
   }
 
   @Override
@@ -736,7 +768,8 @@ public final class SessionImpl implements ActionSession {
       tier.forEach(fn -> t.add(new VictimSelector(fn, fn::select)));
       tiers.add(t);
     }
-    return selectVictims(tiers, reclaimablePlugins, reclaimer, candidates);
+    List<TaskInfo> victims = selectVictims(tiers, reclaimablePlugins, reclaimer, candidates);
+    return evictionGuard == null ? victims : evictionGuard.filter(reclaimer, victims, true);
   }
 
   private interface Selection {

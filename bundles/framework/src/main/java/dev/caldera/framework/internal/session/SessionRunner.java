@@ -47,19 +47,31 @@ public final class SessionRunner {
   private final PluginRegistry registry;
   private final SchedulerConf conf;
   private final PodDigests digests;
+  private final EvictionMemory evictionMemory;
 
   public SessionRunner(PluginRegistry registry, SchedulerConf conf) {
     this(registry, conf, new PodDigests());
   }
 
+  public SessionRunner(PluginRegistry registry, SchedulerConf conf, PodDigests digests) {
+    this(registry, conf, digests, new EvictionMemory());
+  }
+
   /**
    * A runner that reads pods through {@code digests}: a loop that runs sessions one after another
-   * passes the same digests to each, so a pod read by the last session is not read again.
+   * passes the same digests to each, so a pod read by the last session is not read again; and the
+   * same eviction memory, so that eviction budgets, the reclaim backoff and held capacity carry
+   * from one session to the next.
    */
-  public SessionRunner(PluginRegistry registry, SchedulerConf conf, PodDigests digests) {
+  public SessionRunner(
+      PluginRegistry registry,
+      SchedulerConf conf,
+      PodDigests digests,
+      EvictionMemory evictionMemory) {
     this.registry = registry;
     this.conf = conf;
     this.digests = digests;
+    this.evictionMemory = evictionMemory;
   }
 
   /** Runs the session on {@code snapshot}. */
@@ -68,9 +80,12 @@ public final class SessionRunner {
     if (!missing.isEmpty()) {
       throw new ConfException("conf", missing);
     }
+    EvictionRules evictionRules = EvictionRules.of(conf);
     long start = System.nanoTime();
     List<SessionResult.Event> refused = new ArrayList<>();
     SessionImpl session = openWithinBounds(snapshot, refused);
+    EvictionGuard guard = new EvictionGuard(session, evictionRules, evictionMemory);
+    session.evictionGuard(guard);
     session.ledger().events.addAll(refused);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
@@ -85,6 +100,7 @@ public final class SessionRunner {
       actionNanos.merge(name, System.nanoTime() - t, Long::sum);
     }
     session.startAction("");
+    guard.close();
     session.fitErrorsInKubeSchedulerOrder();
     WaitingLine line = WaitingLine.order(session);
     for (Plugin p : plugins) {

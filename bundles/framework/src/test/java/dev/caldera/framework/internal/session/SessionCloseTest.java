@@ -8,8 +8,10 @@ import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.model.Queue;
+import dev.caldera.api.resource.Quantity;
 import dev.caldera.framework.SessionResult;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SessionCloseTest {
@@ -144,6 +146,21 @@ class SessionCloseTest {
         .endsWith(
             "Origin reason is j-1: 0/2 nodes are unavailable: 2 Insufficient cpu. The pod"
                 + " requests cpu 1; the largest node has 500m allocatable.");
+  }
+
+  @Test
+  void podCondition_eachResourceFitsSomeNodeButNoneHasAll_namesTheWholeRequest() throws Exception {
+    // cpu fits n1 and memory fits n2, but neither has both: the message must not end "requests ."
+    SessionResult result =
+        probe()
+            .node("n1", "4", "1Gi")
+            .node("n2", "500m", "8Gi")
+            .job("j", 1, Map.of("cpu", Quantity.parse("2"), "memory", Quantity.parse("2Gi")), "j-1")
+            .run(CONF, ssn -> {});
+    assertThat(result.pods().get("ns/j-1").condition().message())
+        .isEqualTo(
+            "0/2 nodes are unavailable: 1 Insufficient cpu, 1 Insufficient memory. The pod requests"
+                + " cpu 2, memory 2Gi; no node has all of it allocatable.");
   }
 
   @Test

@@ -54,6 +54,10 @@ final class SessionProbe {
   }
 
   SessionProbe node(String name, String cpu) {
+    return node(name, cpu, "8Gi");
+  }
+
+  SessionProbe node(String name, String cpu, String memory) {
     nodes.add(
         new Node(
             ObjectMeta.named("", name),
@@ -63,7 +67,7 @@ final class SessionProbe {
                 "cpu",
                 Quantity.parse(cpu),
                 "memory",
-                Quantity.parse("8Gi"),
+                Quantity.parse(memory),
                 "pods",
                 Quantity.parse("110")),
             null,
@@ -72,6 +76,11 @@ final class SessionProbe {
   }
 
   SessionProbe job(String name, int minMember, String... podNamesAndNodes) {
+    return job(name, minMember, Map.of("cpu", Quantity.parse("1")), podNamesAndNodes);
+  }
+
+  SessionProbe job(
+      String name, int minMember, Map<String, Quantity> requests, String... podNamesAndNodes) {
     podGroups.add(
         new PodGroup(
             ObjectMeta.named("ns", name), "default", minMember, null, null, null, "Inqueue", null));
@@ -99,7 +108,7 @@ final class SessionProbe {
               null,
               null,
               null,
-              List.of(new Container("c", null, Map.of("cpu", Quantity.parse("1")), null, null)),
+              List.of(new Container("c", null, requests, null, null)),
               null,
               null,
               null,

@@ -103,6 +103,13 @@ public final class CapacityCardPlugin implements Plugin {
     extensions.add(ExtensionPoint.ALLOCATABLE, checks::allocatable);
     extensions.add(ExtensionPoint.PREDICATE, checks::predicate, checks::localityKey);
     extensions.add(ExtensionPoint.PREEMPTIVE, checks::preemptive);
+    // A higher-priority queue is served (and reclaims) first; a lower-priority one is reclaimed
+    // first. Equal priorities leave the order to the next plugin, as capacity's priority step does.
+    extensions.add(
+        ExtensionPoint.QUEUE_ORDER, (l, r) -> Integer.compare(r.priority(), l.priority()));
+    extensions.add(
+        ExtensionPoint.VICTIM_QUEUE_ORDER,
+        (l, r, evictor) -> Integer.compare(l.priority(), r.priority()));
     if (arguments.preferenceWeight() > 0 && ledger.anyMultiModel()) {
       extensions.add(
           ExtensionPoint.NODE_ORDER,

@@ -35,7 +35,9 @@ record JobDemand(Map<CardSet, Double> cards, double cpu, double memory) {
     Map<CardSet, Double> cards = new LinkedHashMap<>();
     boolean usesCards = false;
     for (TaskInfo t : job.tasks()) {
-      if (t.status().isCompleted()) {
+      // A pod being deleted (a replica an HPA scaled down) never needs its cards again: its job
+      // reserves nothing for it at enqueue, so the quota returns as the pod goes (seed 001).
+      if (t.status().isCompleted() || t.pod().metadata().deletionTimestamp() != null) {
         continue;
       }
       Demand d = demands.apply(t);

@@ -71,6 +71,19 @@ class TidalReclaimTest {
   }
 
   @Test
+  void aServiceTypeOutsideInferenceAndTraining_isAVictimOfAnyNonTrainingReclaimer() {
+    // the seed's reference ReclaimableFn: only inference (and no type at all) is never a victim
+    FakeTask inference = task("ai/inf", "q-inf", "inference", null);
+    FakeTask unknown = task("ai/other", "q-inf", null, "StatefulSet");
+    FakeTask training = task("ai/train", "q-train", "training", null);
+    FakeTask batch = task("ai/batch", "q-train", "batch", "Deployment");
+
+    assertThat(reclaimable().select(inference, List.of(batch)).tasks()).containsExactly(batch);
+    assertThat(reclaimable().select(unknown, List.of(batch)).tasks()).containsExactly(batch);
+    assertThat(reclaimable().select(training, List.of(batch)).tasks()).isEmpty();
+  }
+
+  @Test
   void unknownReclaimer_takesTrainingOnly() {
     FakeTask unknown = task("ai/other", "q-inf", null, "StatefulSet");
     FakeTask training = task("ai/train", "q-train", "training", null);

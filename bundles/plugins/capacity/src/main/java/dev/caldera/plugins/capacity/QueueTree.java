@@ -106,6 +106,22 @@ final class QueueTree {
         continue;
       }
       List<String> segments = segments(path);
+      if (!segments.isEmpty() && !segments.get(0).equals(QueueTable.ROOT)) {
+        // Volcano's drf reads the first level as the root whatever its name, dropping it.
+        report(
+            attr,
+            "root",
+            REASON_INVALID_PATH,
+            "annotation "
+                + HIERARCHY_ANNOTATION
+                + " of queue "
+                + attr.name
+                + " is \""
+                + path
+                + "\", which does not start with root/; it is read as root/"
+                + String.join("/", segments)
+                + " (Volcano would read its first level as the root)");
+      }
       if (segments.isEmpty() || !segments.get(0).equals(QueueTable.ROOT)) {
         segments.add(0, QueueTable.ROOT);
       }
@@ -317,7 +333,7 @@ final class QueueTree {
       e.getKey().parent = pathQueue(segments.subList(0, segments.size() - 1));
     }
     // An implicit level takes its weight from the first (by name) queue below it that gives one.
-    Map<QueueAttr, Boolean> weighted = new HashMap<>();
+    Map<QueueAttr, QueueAttr> weightedBy = new HashMap<>();
     for (Map.Entry<QueueAttr, List<String>> e : declared.entrySet()) {
       List<Integer> weights = declaredWeights.get(e.getKey());
       if (weights == null) {
@@ -325,9 +341,34 @@ final class QueueTree {
       }
       List<String> segments = e.getValue();
       for (int depth = 1; depth < segments.size() - 1; depth++) {
-        QueueAttr level = byPath.get(String.join("/", segments.subList(0, depth + 1)));
-        if (level != null && level.queue == null && weighted.putIfAbsent(level, true) == null) {
+        String levelPath = String.join("/", segments.subList(0, depth + 1));
+        QueueAttr level = byPath.get(levelPath);
+        if (level == null || level.queue != null) {
+          continue;
+        }
+        QueueAttr first = weightedBy.putIfAbsent(level, e.getKey());
+        if (first == null) {
           level.weight = weights.get(depth);
+        } else if (level.weight != weights.get(depth)) {
+          report(
+              e.getKey(),
+              "weights-conflict:" + levelPath,
+              REASON_INVALID_PATH,
+              "annotation "
+                  + WEIGHTS_ANNOTATION
+                  + " of queue "
+                  + e.getKey().name
+                  + " gives "
+                  + levelPath
+                  + " the weight "
+                  + weights.get(depth)
+                  + ", but queue "
+                  + first.name
+                  + "'s gives it "
+                  + level.weight
+                  + "; "
+                  + first.name
+                  + "'s (first by name) is used");
         }
       }
     }

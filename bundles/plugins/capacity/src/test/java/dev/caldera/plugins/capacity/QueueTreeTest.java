@@ -193,6 +193,52 @@ class QueueTreeTest {
     assertThat(plugin.attr("dev").ancestors).extracting(a -> a.name).containsExactly("root", "eng");
   }
 
+  @Test
+  void conflictingWeightsForOneImplicitLevel_areWarnedNamingBothQueues() {
+    // seed 003's `kubectl annotate` changes one queue's weight for the shared parent root/eng
+    session.addQueue("prod").hierarchy("root/eng/prod", "1/6/8");
+    session.addQueue("dev").hierarchy("root/eng/dev", "1/3/2");
+    open();
+
+    assertThat(plugin.attr("root/eng").weight).isEqualTo(3);
+    assertThat(queueWarnings())
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.key()).isEqualTo("prod");
+              assertThat(e.message())
+                  .isEqualTo(
+                      "annotation volcano.sh/hierarchy-weights of queue prod gives root/eng the"
+                          + " weight 6, but queue dev's gives it 3; dev's (first by name) is"
+                          + " used");
+            });
+  }
+
+  @Test
+  void agreeingWeightsForOneImplicitLevel_areNotWarned() {
+    session.addQueue("prod").hierarchy("root/eng/prod", "1/6/8");
+    session.addQueue("dev").hierarchy("root/eng/dev", "1/6/2");
+    open();
+    assertThat(queueWarnings()).isEmpty();
+  }
+
+  @Test
+  void aPathWithoutRoot_isWarnedAndReadBelowRoot() {
+    session.addQueue("prod").hierarchy("eng/prod", "1/6/8");
+    open();
+
+    assertThat(plugin.attr("prod").parent.name).isEqualTo("root/eng");
+    assertThat(queueWarnings())
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.message())
+                    .isEqualTo(
+                        "annotation volcano.sh/hierarchy of queue prod is \"eng/prod\", which"
+                            + " does not start with root/; it is read as root/eng/prod (Volcano"
+                            + " would read its first level as the root)"));
+  }
+
   // ------------------------------------------------------------ warnings once per change
 
   @Test

@@ -232,7 +232,7 @@ class PolicyPluginTest {
     assertThat(error.reason()).isEqualTo("PolicyError");
     assertThat(error.message())
         .startsWith(
-            "tidal.policy:17:3: unknown service class 'trainig' (known: inference, training,"
+            "tidal.policy:16:3: unknown service class 'trainig' (known: inference, training,"
                 + " unknown)\n")
         .endsWith("the last good version of policy tidal keeps running");
     assertThat(third.events()).as("reported once per text").isEmpty();
@@ -269,7 +269,7 @@ class PolicyPluginTest {
     assertThat(factory.create(args(List.of("tidal"))).unmetRequirements(s.cluster()))
         .containsExactly(
             "policy \"tidal\" is named in the arguments but no valid .policy file declares it"
-                + " (tidal.policy:17:3: unknown service class 'trainig' (known: inference,"
+                + " (tidal.policy:16:3: unknown service class 'trainig' (known: inference,"
                 + " training, unknown))");
   }
 
@@ -349,7 +349,7 @@ class PolicyPluginTest {
     open(session(Map.of("tidal.policy", tidalReclaimingUnknown)), "tidal");
     assertThat(factory.check("tidal.policy", brokenTidal))
         .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
-        .startsWith("tidal.policy:17:3: unknown service class 'trainig'");
+        .startsWith("tidal.policy:16:3: unknown service class 'trainig'");
 
     FakeSession s = session(Map.of("tidal.policy", brokenTidal));
     assertThat(victims(open(s, "tidal")))
