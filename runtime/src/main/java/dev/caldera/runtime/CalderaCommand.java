@@ -142,8 +142,15 @@ public final class CalderaCommand implements Runnable {
 
   @Override
   public void run() {
-    List<String> names = new ArrayList<>(SUBCOMMANDS.keySet());
-    names.remove("help");
+    List<String> names = new ArrayList<>();
+    spec.commandLine()
+        .getSubcommands()
+        .forEach(
+            (name, sub) -> {
+              if (!name.equals("help") && !sub.getCommandSpec().usageMessage().hidden()) {
+                names.add(name);
+              }
+            });
     throw new ParameterException(
         spec.commandLine(),
         "Missing command: one of "

@@ -38,7 +38,7 @@ class CalderaCommandTest {
     assertThat(err())
         .contains(
             "Missing command: one of simulate, diff, snapshot, bench, load, run, policy, why,"
-                + " queues, nodes, cds-training (caldera help COMMAND for its options)");
+                + " queues, queue, nodes (caldera help COMMAND for its options)");
   }
 
   @Test
