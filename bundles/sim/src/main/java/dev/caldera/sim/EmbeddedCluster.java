@@ -6,7 +6,6 @@ import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.NodeMetrics;
-import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodDisruptionBudget;
 import dev.caldera.api.model.PodGroup;
@@ -202,28 +201,7 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
     } else if (Boolean.FALSE.equals(drain)) {
       annotations.remove(QueueLifecycle.DRAIN_ANNOTATION);
     }
-    ObjectMeta m = q.metadata();
-    return new Queue(
-        new ObjectMeta(
-            m.name(),
-            m.namespace(),
-            m.uid(),
-            m.creationTimestamp(),
-            m.deletionTimestamp(),
-            m.labels(),
-            annotations,
-            m.ownerReferences()),
-        q.weight(),
-        q.capability(),
-        q.deserved(),
-        q.guarantee(),
-        q.reclaimable(),
-        q.parent(),
-        q.priority(),
-        q.nodeGroupAffinity(),
-        q.nodeGroupAntiAffinity(),
-        state,
-        q.allocated());
+    return q.withAnnotations(annotations).withState(state);
   }
 
   /**

@@ -33,6 +33,19 @@ public record ObjectMeta(
     return new ObjectMeta(name, namespace, null, null, null, null, null, null);
   }
 
+  /** This metadata with other annotations. */
+  public ObjectMeta withAnnotations(Map<String, String> annotations) {
+    return new ObjectMeta(
+        name,
+        namespace,
+        uid,
+        creationTimestamp,
+        deletionTimestamp,
+        labels,
+        annotations,
+        ownerReferences);
+  }
+
   /** {@code namespace/name}, or the name for cluster-scoped objects. */
   public String key() {
     return namespace.isEmpty() ? name : namespace + "/" + name;

@@ -49,6 +49,40 @@ public record Queue(
         allocated);
   }
 
+  /** This queue with another {@code status.state}. */
+  public Queue withState(String state) {
+    return new Queue(
+        metadata,
+        weight,
+        capability,
+        deserved,
+        guarantee,
+        reclaimable,
+        parent,
+        priority,
+        nodeGroupAffinity,
+        nodeGroupAntiAffinity,
+        state,
+        allocated);
+  }
+
+  /** This queue with other annotations. */
+  public Queue withAnnotations(Map<String, String> annotations) {
+    return new Queue(
+        metadata.withAnnotations(annotations),
+        weight,
+        capability,
+        deserved,
+        guarantee,
+        reclaimable,
+        parent,
+        priority,
+        nodeGroupAffinity,
+        nodeGroupAntiAffinity,
+        state,
+        allocated);
+  }
+
   /** The queue's name. */
   public String name() {
     return metadata.name();

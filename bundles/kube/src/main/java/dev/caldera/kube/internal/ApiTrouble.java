@@ -1,6 +1,5 @@
 package dev.caldera.kube.internal;
 
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.http.AsyncBody;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -52,17 +51,6 @@ public final class ApiTrouble implements Interceptor {
 
   /** {@code base} with this interceptor on every client it builds. */
   public HttpClient.Factory on(HttpClient.Factory base) {
-    ApiTrouble self = this;
-    return new HttpClient.Factory() {
-      @Override
-      public HttpClient.Builder newBuilder(Config config) {
-        return base.newBuilder(config).addOrReplaceInterceptor("caldera-api-trouble", self);
-      }
-
-      @Override
-      public HttpClient.Builder newBuilder() {
-        return base.newBuilder().addOrReplaceInterceptor("caldera-api-trouble", self);
-      }
-    };
+    return RateLimit.withInterceptor(base, "caldera-api-trouble", this);
   }
 }

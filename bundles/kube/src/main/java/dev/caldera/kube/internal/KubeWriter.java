@@ -455,7 +455,7 @@ final class KubeWriter {
         keepStates
             && (cache.queueStateMissing(name) || (newState != null && !newState.equals(q.state())));
     if (writeState && newState != null) {
-      q = withState(q, newState);
+      q = q.withState(newState);
     }
     if (q.allocated().equals(allocated) && !writeState) {
       return; // no change (Quantity equality is semantic)
@@ -476,22 +476,6 @@ final class KubeWriter {
         writeState,
         () -> ApiRequests.mergePatch(client, path, patch),
         () -> informers.resyncQueue(name));
-  }
-
-  private static Queue withState(Queue q, String state) {
-    return new Queue(
-        q.metadata(),
-        q.weight(),
-        q.capability(),
-        q.deserved(),
-        q.guarantee(),
-        q.reclaimable(),
-        q.parent(),
-        q.priority(),
-        q.nodeGroupAffinity(),
-        q.nodeGroupAntiAffinity(),
-        state,
-        q.allocated());
   }
 
   /**

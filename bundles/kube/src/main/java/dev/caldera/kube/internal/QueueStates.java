@@ -1,6 +1,5 @@
 package dev.caldera.kube.internal;
 
-import dev.caldera.api.model.ObjectMeta;
 import dev.caldera.api.model.Queue;
 import dev.caldera.framework.loop.QueueLifecycle;
 import io.fabric8.kubernetes.api.model.APIGroup;
@@ -8,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -143,7 +141,7 @@ final class QueueStates {
           q.state(),
           "cannot " + command.word() + " queue " + name + ": " + ApiErrors.describe(e));
     }
-    cache.putQueue(with(q, state, annotations));
+    cache.putQueue(q.withAnnotations(annotations).withState(state));
     return new QueueLifecycle.Outcome(
         QueueLifecycle.Result.DONE,
         state,
@@ -158,30 +156,5 @@ final class QueueStates {
 
   private static String annotationPatch(String key, String jsonValue) {
     return "{\"metadata\":{\"annotations\":{\"" + key + "\":" + jsonValue + "}}}";
-  }
-
-  private static Queue with(Queue q, String state, Map<String, String> annotations) {
-    ObjectMeta m = q.metadata();
-    return new Queue(
-        new ObjectMeta(
-            m.name(),
-            m.namespace(),
-            m.uid(),
-            m.creationTimestamp(),
-            m.deletionTimestamp(),
-            m.labels(),
-            new LinkedHashMap<>(annotations),
-            m.ownerReferences()),
-        q.weight(),
-        q.capability(),
-        q.deserved(),
-        q.guarantee(),
-        q.reclaimable(),
-        q.parent(),
-        q.priority(),
-        q.nodeGroupAffinity(),
-        q.nodeGroupAntiAffinity(),
-        state,
-        q.allocated());
   }
 }

@@ -56,19 +56,22 @@ final class RateLimit implements Interceptor {
 
   /** fabric8's JDK HTTP client with this limit on every client it builds. */
   static HttpClient.Factory factory(double qps, int burst) {
-    RateLimit limit = new RateLimit(qps, burst);
-    JdkHttpClientFactory jdk = new JdkHttpClientFactory();
+    return withInterceptor(
+        new JdkHttpClientFactory(), "caldera-rate-limit", new RateLimit(qps, burst));
+  }
+
+  /** {@code base} with {@code interceptor} (under {@code name}) on every client it builds. */
+  static HttpClient.Factory withInterceptor(
+      HttpClient.Factory base, String name, Interceptor interceptor) {
     return new HttpClient.Factory() {
       @Override
       public HttpClient.Builder newBuilder(Config config) {
-        HttpClient.Builder builder = jdk.newBuilder(config);
-        return builder.addOrReplaceInterceptor("caldera-rate-limit", limit);
+        return base.newBuilder(config).addOrReplaceInterceptor(name, interceptor);
       }
 
       @Override
       public HttpClient.Builder newBuilder() {
-        HttpClient.Builder builder = jdk.newBuilder();
-        return builder.addOrReplaceInterceptor("caldera-rate-limit", limit);
+        return base.newBuilder().addOrReplaceInterceptor(name, interceptor);
       }
     };
   }
