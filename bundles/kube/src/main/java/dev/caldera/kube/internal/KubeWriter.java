@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -56,7 +57,7 @@ final class KubeWriter {
   private volatile BooleanSupplier gate = () -> true;
   private volatile Runnable onUnknownOutcome = () -> {};
   private volatile boolean evictionApiServed = true;
-  private volatile boolean podGroupStatusSubresource = true;
+  private final AtomicBoolean podGroupStatusSubresource = new AtomicBoolean(true);
 
   private final QueueStates queueStates;
 
@@ -414,7 +415,7 @@ final class KubeWriter {
    * so where {@code podgroups/status} is not found the status goes through the object itself.
    */
   private void patchPodGroupStatus(String path, String patch) {
-    if (podGroupStatusSubresource) {
+    if (podGroupStatusSubresource.get()) {
       try {
         ApiRequests.mergePatch(client, path + "/status", patch);
         return;
@@ -428,11 +429,13 @@ final class KubeWriter {
         } catch (KubernetesClientException gone) {
           throw e;
         }
-        podGroupStatusSubresource = false;
-        LOG.log(
-            Level.INFO,
-            "the PodGroup CRD has no status subresource (Volcano's CRD); writing status through"
-                + " the object");
+        if (podGroupStatusSubresource.compareAndSet(true, false)) {
+          // Writes run concurrently: several may learn it at once, one says so.
+          LOG.log(
+              Level.INFO,
+              "the PodGroup CRD has no status subresource (Volcano's CRD); writing status through"
+                  + " the object");
+        }
         return;
       }
     }

@@ -603,16 +603,25 @@ public final class SchedulingLoop {
     if (result.binds().isEmpty()) {
       return binds;
     }
+    // A cluster holds far more pods and groups than a session binds: only the snapshot's pending
+    // pods can have been bound, and only the groups named by one of them are keyed.
     Map<String, dev.caldera.api.model.Pod> bound = new java.util.HashMap<>();
     result.binds().forEach(b -> bound.put(b.pod(), null));
+    java.util.Set<String> groupNames = new java.util.HashSet<>();
     for (dev.caldera.api.model.Pod p : snapshot.pods()) {
-      if (bound.containsKey(p.key())) {
+      if (p.nodeName().isEmpty() && bound.containsKey(p.key())) {
         bound.put(p.key(), p);
+        String group = p.metadata().annotations().get(dev.caldera.api.info.PodFacts.GROUP_NAME);
+        if (group != null) {
+          groupNames.add(group);
+        }
       }
     }
     Map<String, String> queueOf = new java.util.HashMap<>();
     for (dev.caldera.api.model.PodGroup pg : snapshot.podGroups()) {
-      queueOf.put(pg.key(), pg.queue().isEmpty() ? "default" : pg.queue());
+      if (groupNames.contains(pg.metadata().name())) {
+        queueOf.put(pg.key(), pg.queue().isEmpty() ? "default" : pg.queue());
+      }
     }
     for (SessionResult.Bind b : result.binds()) {
       dev.caldera.api.model.Pod p = bound.get(b.pod());

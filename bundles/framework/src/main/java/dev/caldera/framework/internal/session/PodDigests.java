@@ -21,8 +21,11 @@ import java.util.Map;
  */
 public final class PodDigests {
 
-  /** What a session reads from one pod; {@code request} is shared, so a task takes a copy. */
-  record Digest(PodFacts facts, Resource request, int podIndex, String boundsProblem) {}
+  /**
+   * What a session reads from one pod; {@code request} is shared, so a task takes a copy. The key
+   * is kept too: made anew it would be hashed anew in every map of every session.
+   */
+  record Digest(PodFacts facts, Resource request, int podIndex, String boundsProblem, String key) {}
 
   private volatile Map<Pod, Digest> last = new IdentityHashMap<>();
 
@@ -32,9 +35,10 @@ public final class PodDigests {
   static Digest digest(Pod pod) {
     String problem = ResourceBounds.problem(pod);
     if (problem != null) {
-      return new Digest(null, null, -1, problem);
+      return new Digest(null, null, -1, problem, pod.key());
     }
-    return new Digest(PodFacts.of(pod), pod.request(), TaskState.podIndex(pod.name()), null);
+    return new Digest(
+        PodFacts.of(pod), pod.request(), TaskState.podIndex(pod.name()), null, pod.key());
   }
 
   /** A generation for one session's pods; {@link Generation#publish} makes it the next's base. */

@@ -41,13 +41,14 @@ final class TaskState implements TaskInfo {
   /** Parsed on first use; the parse is pure, so racing threads at worst parse twice. */
   private volatile PodPlacement placement;
 
-  /** {@code pod.key()}, made on first use (a benign race: every thread makes the same string). */
-  private String key;
+  /** {@code pod.key()}, the digest's. */
+  private final String key;
 
   /** A task of {@code pod}, which is within {@link ResourceBounds}, read by {@code digest}. */
   TaskState(Pod pod, PodDigests.Digest digest) {
     this.pod = pod;
     this.uid = pod.metadata().uid();
+    this.key = digest.key();
     PodFacts facts = digest.facts();
     this.jobId = facts.jobId();
     this.resreq = digest.request().copy();
@@ -115,12 +116,7 @@ final class TaskState implements TaskInfo {
 
   @Override
   public String key() {
-    String k = key;
-    if (k == null) {
-      k = pod.key();
-      key = k;
-    }
-    return k;
+    return key;
   }
 
   @Override

@@ -2,10 +2,16 @@ package dev.caldera.framework.internal.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.caldera.api.model.ObjectMeta;
+import dev.caldera.api.model.PodGroup;
+import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.internal.loop.LoopFixtures.OnePodCluster;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopMetrics;
+import dev.caldera.framework.loop.SessionRecord;
+import dev.caldera.testkit.PodBuilder;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -94,5 +100,51 @@ class LoopPartsTest {
         .isEqualTo(
             "status: sessions 42 (+5), binds 17, evictions 1, pending inference=0 training=4,"
                 + " HOLDING: plugin \"capacity\" is not loaded");
+  }
+
+  @Test
+  void bindsWithWaits_namesTheBoundPodsGroupQueueAndItsWait() {
+    Instant now = Instant.parse("2026-11-28T12:00:10Z");
+    ClusterSnapshot snapshot =
+        new ClusterSnapshot(
+            List.of(),
+            List.of(
+                PodBuilder.pod("a/train-0")
+                    .annotation("scheduling.k8s.io/group-name", "train")
+                    .created(now.minusSeconds(4))
+                    .build(),
+                // Same group name in another namespace, and a pod already bound: not this bind's.
+                PodBuilder.pod("b/train-0")
+                    .annotation("scheduling.k8s.io/group-name", "train")
+                    .created(now.minusSeconds(9))
+                    .build(),
+                PodBuilder.pod("a/old-0")
+                    .annotation("scheduling.k8s.io/group-name", "old")
+                    .specNodeName("n2")
+                    .build()),
+            List.of(
+                new PodGroup(ObjectMeta.named("a", "train"), "gpu", 1, null, null, null, "", null),
+                new PodGroup(ObjectMeta.named("b", "train"), "cpu", 1, null, null, null, "", null),
+                new PodGroup(ObjectMeta.named("a", "old"), "cpu", 1, null, null, null, "", null)),
+            List.of(),
+            null,
+            now);
+    SessionResult result =
+        new SessionResult(
+            "u",
+            List.of(new SessionResult.Bind("a/train-0", "n1")),
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            null);
+
+    List<SessionRecord.Bind> binds = SchedulingLoop.bindsWithWaits(snapshot, result, now);
+
+    assertThat(binds).hasSize(1);
+    assertThat(binds.get(0).queue()).isEqualTo("gpu");
+    assertThat(binds.get(0).waitedSeconds()).isEqualTo(4.0);
   }
 }

@@ -77,6 +77,7 @@ final class BatchScorer implements BatchNodeOrderFn {
       return Status.OK;
     }
     synchronized (cluster) {
+      cluster.countPods();
       if (nodes.length < size) {
         nodes = new NodeState[size];
         positions = new int[size];

@@ -25,8 +25,9 @@ import java.util.Map;
  * affinity and spread counts are not kept here: they are the session's shared {@link
  * Session#topology()}, which the framework keeps up to date.
  *
- * <p>Mutations and batch scoring synchronise on this object; node order functions only read what
- * the constructor built.
+ * <p>Mutations, batch scoring and the first count of the pods synchronise on this object; node
+ * order functions only read what the constructor built. Batch scoring calls {@link #countPods}
+ * before it reads a node's figures.
  */
 final class ClusterState implements EventHandler {
 
@@ -39,6 +40,7 @@ final class ClusterState implements EventHandler {
   private final PodRequests.Generation podRequests;
   private final boolean anyImages;
   private final Session session;
+  private boolean allPlaced;
 
   /**
    * The session's nodes, with the requests of pods the last session read taken from {@code memo}.
@@ -68,9 +70,23 @@ final class ClusterState implements EventHandler {
       tainted |= node.preferNoSchedule;
     }
     this.anyPreferNoSchedule = tainted;
-    for (int i = 0; i < infos.size(); i++) {
-      for (TaskInfo task : infos.get(i).tasks()) {
-        place(task, nodes.get(i));
+  }
+
+  /**
+   * Counts the pods on the nodes, on first need: most sessions of an event-driven scheduler place
+   * nothing (a gang still arriving, nothing pending), and counting every bound pod is the plugin's
+   * whole cost in them. Equivalent to counting at session open, because every change to the
+   * session's nodes after it comes with an allocate or deallocate event, and each event counts
+   * first; an event whose change the nodes already show is then a no-op.
+   */
+  synchronized void countPods() {
+    if (allPlaced) {
+      return;
+    }
+    allPlaced = true;
+    for (NodeState node : nodes) {
+      for (TaskInfo task : node.info.tasks()) {
+        place(task, node);
       }
     }
     podRequests.publish();
@@ -78,6 +94,7 @@ final class ClusterState implements EventHandler {
 
   @Override
   public synchronized Status allocated(TaskInfo task) {
+    countPods();
     NodeState node = byName.get(task.nodeName());
     if (node == null) {
       return Status.OK;
@@ -95,6 +112,7 @@ final class ClusterState implements EventHandler {
 
   @Override
   public synchronized void deallocated(TaskInfo task) {
+    countPods();
     NodeState.Placed previous = placed.get(task.uid());
     if (previous != null) {
       unplace(previous);
@@ -129,6 +147,7 @@ final class ClusterState implements EventHandler {
 
   /** The state of a session node, found by its index when the view has one. */
   NodeState node(NodeInfo info) {
+    countPods();
     int index = indexOf(info);
     return index < 0 ? null : nodes.get(index);
   }
@@ -166,6 +185,7 @@ final class ClusterState implements EventHandler {
 
   /** Every session node, in session order. */
   List<NodeState> nodes() {
+    countPods();
     return Collections.unmodifiableList(nodes);
   }
 

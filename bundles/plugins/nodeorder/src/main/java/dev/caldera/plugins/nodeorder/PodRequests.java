@@ -7,9 +7,9 @@ import java.util.Map;
 /**
  * Each pod's {@link PodRequest}, kept from one session to the next while the pod is the same
  * object: a cluster source hands sessions the same {@link Pod} until it changes, and every session
- * places every pod of every node, so without this a cluster of 20,000 bound pods has each of them
- * read again every session. Matched by identity (a pod's {@code equals} compares every field); only
- * the last session's pods are kept.
+ * that places anything counts every pod of every node, so without this a cluster of 20,000 bound
+ * pods has each of them read again every session. Matched by identity (a pod's {@code equals}
+ * compares every field); only the last session's pods are kept.
  *
  * <p>Thread-safe: each session reads the last published generation and publishes its own.
  */

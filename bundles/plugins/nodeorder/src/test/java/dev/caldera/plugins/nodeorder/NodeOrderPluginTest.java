@@ -382,6 +382,37 @@ class NodeOrderPluginTest {
   }
 
   @Test
+  void events_anEvictionBeforeAnyScoring_stillStopsTheVictimCounting() {
+    FakeNode n1 = node("n1");
+    FakeTask running =
+        new FakeTask("ns/running")
+            .requests("cpu", "2", "memory", "8Gi")
+            .status(TaskStatus.RUNNING)
+            .on(n1);
+    RecordingExtensions ext = open(only("leastrequested.weight", 1));
+    // The pods are counted on first need; the node still lists the victim, as Releasing.
+    running.status(TaskStatus.RELEASING);
+    ext.<EventHandler>get(ExtensionPoint.EVENT_HANDLER).deallocated(running);
+    FakeTask task = new FakeTask("ns/new").requests("cpu", "1", "memory", "4Gi");
+    assertThat(batch(ext, task, n1)).containsExactly(75);
+  }
+
+  @Test
+  void events_anAllocationTheNodeAlreadyShows_countsOnce() {
+    FakeNode n1 = node("n1");
+    RecordingExtensions ext = open(only("leastrequested.weight", 1));
+    FakeTask placed =
+        new FakeTask("ns/placed")
+            .requests("cpu", "2", "memory", "8Gi")
+            .status(TaskStatus.ALLOCATED)
+            .on(n1);
+    assertThat(ext.<EventHandler>get(ExtensionPoint.EVENT_HANDLER).allocated(placed).isSuccess())
+        .isTrue();
+    FakeTask task = new FakeTask("ns/new").requests("cpu", "1", "memory", "4Gi");
+    assertThat(batch(ext, task, n1)).containsExactly(25);
+  }
+
+  @Test
   void snapshot_releasingTasksCount() {
     FakeNode n1 = node("n1");
     new FakeTask("ns/leaving")
