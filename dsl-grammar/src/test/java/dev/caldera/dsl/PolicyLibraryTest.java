@@ -2,8 +2,13 @@ package dev.caldera.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /** The compiled policies a scheduler keeps across sessions, and each client's reported errors. */
@@ -99,5 +104,33 @@ class PolicyLibraryTest {
 
     assertThat(reported.firstReports(errors)).isEmpty();
     assertThat(library.compilations()).isEqualTo(1);
+  }
+
+  @Test
+  void callersOnSeveralThreads_allGetTheOneCompiledPolicyOfAText() throws Exception {
+    int threads = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    CountDownLatch start = new CountDownLatch(1);
+    List<Future<Policy>> results = new ArrayList<>();
+    try {
+      for (int t = 0; t < threads; t++) {
+        boolean checks = t % 2 == 0;
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return checks
+                      ? library.check("open.policy", OPEN).policy()
+                      : library.refresh(Map.of("open.policy", OPEN)).policies().get("open");
+                }));
+      }
+      start.countDown();
+      Policy first = results.get(0).get();
+      for (Future<Policy> f : results) {
+        assertThat(f.get()).isNotNull().isSameAs(first);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
   }
 }
