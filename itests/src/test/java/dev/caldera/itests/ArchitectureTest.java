@@ -111,8 +111,8 @@ class ArchitectureTest {
           .allowEmptyShould(true);
 
   /**
-   * capacity-card compiles its reclaim policy, so it may also use the policy language's exported
-   * compiler API (never its internals); nothing else.
+   * capacity-card runs reclaim policies of the framework's policy library, so it may also use the
+   * policy language's exported API (never its internals); nothing else.
    */
   @ArchTest
   static final ArchRule capacityCardDependsOnlyOnTheApiAndTheDslApi =
@@ -128,15 +128,16 @@ class ArchitectureTest {
               JDK,
               OSGI_ANNOTATIONS,
               DS_ANNOTATIONS)
-          .because("the capacity-card bundle imports the API bundle and the dsl's compiler API")
+          .because("the capacity-card bundle imports the API bundle and the dsl's exported API")
           .allowEmptyShould(true);
 
   /**
-   * The policy plugin runs compiled policies and owns their compilation, so it may also use the
-   * compiler's API bundle and publish the loop's {@code PolicyChecker}.
+   * The policy plugin runs the policies of the framework's policy library and publishes the host's
+   * {@code PolicyChecker} and a {@code MetricsSource}, contracts of the API bundle: it may use the
+   * API and the language's exported API, nothing else.
    */
   @ArchTest
-  static final ArchRule policyPluginDependsOnlyOnTheApiAndTheCompiler =
+  static final ArchRule policyPluginDependsOnlyOnTheApiAndTheDslApi =
       classes()
           .that()
           .resideInAPackage("dev.caldera.plugins.policy..")
@@ -146,16 +147,42 @@ class ArchitectureTest {
               "dev.caldera.api..",
               "dev.caldera.plugins.policy..",
               "dev.caldera.dsl",
-              "dev.caldera.framework.loop",
               JDK,
               OSGI_ANNOTATIONS,
               DS_ANNOTATIONS)
-          .because(
-              "the policy bundle imports the API bundle, the compiler's exported package and the"
-                  + " loop's PolicyChecker")
+          .because("the policy bundle imports the API bundle and the dsl's exported API")
           .allowEmptyShould(true);
 
-  /** Policies are compiled by the policy plugin's library only, off the admin bundle. */
+  /**
+   * No plugin imports the framework, the policy plugin included: what a plugin bundle publishes to
+   * the host (a {@code PolicyChecker}, a {@code MetricsSource}) is a contract of {@code
+   * dev.caldera.api.host}.
+   */
+  @ArchTest
+  static final ArchRule pluginsNeverImportTheFramework =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.plugins..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.framework..")
+          .because("a plugin bundle is a client of the API, never of the framework bundle");
+
+  /**
+   * The policy language, its library included, sits beside the plugins: it compiles against the API
+   * alone, so the plugins that use it need no framework either.
+   */
+  @ArchTest
+  static final ArchRule dslNeverUsesTheFramework =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.dsl..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.framework..")
+          .because("the policy language bundle imports only the API bundle");
+
+  /** Policies are compiled by the framework's policy library only, off the admin bundle. */
   @ArchTest
   static final ArchRule adminNeverCompilesPolicies =
       noClasses()

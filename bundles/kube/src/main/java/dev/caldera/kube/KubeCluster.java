@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -213,11 +212,6 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
    */
   public void setWriteGate(BooleanSupplier gate) {
     backend.setWriteGate(gate);
-  }
-
-  /** Policy sources (file name → text) that later snapshots carry, e.g. from a ConfigMap. */
-  public void setPolicies(Map<String, String> policies) {
-    backend.setPolicies(policies);
   }
 
   /** The writer's and informers' counters, for metrics. */

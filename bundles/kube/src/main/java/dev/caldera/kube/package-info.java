@@ -7,7 +7,7 @@
  * appears in no exported signature.
  */
 @Export
-@Version("1.1.0")
+@Version("2.0.0")
 package dev.caldera.kube;
 
 import org.osgi.annotation.bundle.Export;

@@ -46,7 +46,7 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
   private final Map<String, NodeMetrics> metrics;
   private final SimulatedVolumes volumes;
   private Instant clock = Instant.EPOCH;
-  private Map<String, String> policies;
+  private final Map<String, String> policies;
 
   /**
    * @param initial the admitted objects (see {@link Scenario#initialState()})
@@ -106,11 +106,6 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
             volumes.storage());
     return new ClusterSnapshot(
         nodes, visible, List.copyOf(podGroups.values()), List.copyOf(queues.values()), info, now);
-  }
-
-  /** Replaces the policy sources later snapshots carry (a watched directory changed). */
-  public synchronized void setPolicies(Map<String, String> policies) {
-    this.policies = Map.copyOf(policies);
   }
 
   /**

@@ -55,6 +55,7 @@ import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.FrameworkUtil;
+import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.framework.startlevel.BundleStartLevel;
 import org.osgi.framework.startlevel.FrameworkStartLevel;
@@ -276,6 +277,24 @@ public class OsgiRuntimeIT {
     Object shell = await(null, "(osgi.command.scope=caldera)");
     assertThat((String) shell.getClass().getMethod("plugins").invoke(shell))
         .contains("gang", "caldera-plugin-gang");
+  }
+
+  /**
+   * The language bundle publishes one policy library, and both plugins that run policies use it:
+   * one compile owner per framework.
+   */
+  @Test
+  public void policyAndCapacityCard_shareTheLanguageBundlesOnePolicyLibrary() throws Exception {
+    await(PluginFactory.class, "(" + PluginFactory.NAME_PROPERTY + "=policy)");
+    await(PluginFactory.class, "(" + PluginFactory.NAME_PROPERTY + "=capacity-card)");
+
+    ServiceReference<?>[] libraries =
+        context.getAllServiceReferences("dev.caldera.dsl.PolicyLibrary", null);
+
+    assertThat(libraries).hasSize(1);
+    assertThat(libraries[0].getBundle().getSymbolicName()).isEqualTo("caldera-dsl");
+    assertThat(Stream.of(libraries[0].getUsingBundles()).map(Bundle::getSymbolicName))
+        .contains("caldera-plugin-policy", "caldera-plugin-capacity-card");
   }
 
   @Test

@@ -1,7 +1,7 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.api.host.MetricsSource;
 import dev.caldera.framework.loop.ClusterExport;
-import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.framework.loop.SchedulerMonitor;

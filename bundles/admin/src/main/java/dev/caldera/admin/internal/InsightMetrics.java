@@ -1,6 +1,6 @@
 package dev.caldera.admin.internal;
 
-import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.api.host.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.api.host.MetricsSource;
 import dev.caldera.framework.loop.LoopMetrics;
-import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.SessionRecord;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;

@@ -1,12 +1,12 @@
 package dev.caldera.admin.internal;
 
+import dev.caldera.api.host.MetricsSource;
 import dev.caldera.api.info.Blocker;
 import dev.caldera.framework.loop.ClusterExport;
 import dev.caldera.framework.loop.ConfStatus;
 import dev.caldera.framework.loop.Health;
 import dev.caldera.framework.loop.LoopEvent;
 import dev.caldera.framework.loop.LoopMetrics;
-import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.PluginUse;
 import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;

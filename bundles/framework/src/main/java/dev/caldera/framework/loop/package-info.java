@@ -1,12 +1,12 @@
 /**
  * The live scheduling loop as operators and tests see it: a {@link
  * dev.caldera.framework.loop.SchedulerMonitor} service reports health, recent sessions, events, the
- * conf and policies in force, and the figures behind the metrics. An optional {@link
- * dev.caldera.framework.loop.PolicyChecker} service lets the loop refuse a policy file with errors
- * and keep the last good version.
+ * conf and policies in force, and the figures behind the metrics. The loop uses an optional {@link
+ * dev.caldera.api.host.PolicyChecker} service to refuse a policy file with errors and keep the last
+ * good version.
  */
 @Export
-@Version("1.5.0")
+@Version("2.0.0")
 package dev.caldera.framework.loop;
 
 import org.osgi.annotation.bundle.Export;

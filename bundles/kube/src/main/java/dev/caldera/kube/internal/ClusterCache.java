@@ -78,7 +78,6 @@ final class ClusterCache {
   private final Set<String> listing = new TreeSet<>();
 
   private Map<String, NodeMetrics> metrics = Map.of();
-  private Map<String, String> policies = Map.of();
 
   /** The scheduler names whose pending pods are work; empty: every scheduler's. */
   private final Set<String> schedulerNames;
@@ -427,10 +426,6 @@ final class ClusterCache {
     this.metrics = Map.copyOf(metrics);
   }
 
-  synchronized void setPolicies(Map<String, String> policies) {
-    this.policies = policies == null ? Map.of() : Map.copyOf(policies);
-  }
-
   // ---- writer side ---------------------------------------------------------------------------
 
   synchronized Pod pod(String key) {
@@ -627,7 +622,7 @@ final class ClusterCache {
             List.copyOf(quotas.values()),
             List.copyOf(namespaces.values()),
             metrics,
-            policies,
+            Map.of(), // policies: the loop adds those of its watched directory
             new Storage(
                 List.copyOf(volumes.values()),
                 List.copyOf(claims.values()),

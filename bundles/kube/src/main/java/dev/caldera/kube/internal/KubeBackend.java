@@ -9,7 +9,6 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -355,10 +354,6 @@ public final class KubeBackend implements AutoCloseable {
   /** What to call when a change arrives that a session may act on; null for nothing. */
   public void onWorkArrived(Runnable listener) {
     cache.onWork(listener);
-  }
-
-  public void setPolicies(Map<String, String> policies) {
-    cache.setPolicies(policies);
   }
 
   public Counters counters() {

@@ -1,10 +1,10 @@
 package dev.caldera.framework.internal.loop;
 
+import dev.caldera.api.host.PolicyChecker;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.loop.LoopEvent;
-import dev.caldera.framework.loop.PolicyChecker;
 import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;

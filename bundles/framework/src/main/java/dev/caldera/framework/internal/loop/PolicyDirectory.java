@@ -1,7 +1,7 @@
 package dev.caldera.framework.internal.loop;
 
+import dev.caldera.api.host.PolicyChecker;
 import dev.caldera.framework.loop.LoopEvent;
-import dev.caldera.framework.loop.PolicyChecker;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

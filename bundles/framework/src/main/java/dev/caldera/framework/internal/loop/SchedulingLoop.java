@@ -1,6 +1,7 @@
 package dev.caldera.framework.internal.loop;
 
 import dev.caldera.api.ClusterInfo;
+import dev.caldera.api.host.PolicyChecker;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
@@ -14,7 +15,6 @@ import dev.caldera.framework.internal.session.EvictionMemory;
 import dev.caldera.framework.internal.session.PodDigests;
 import dev.caldera.framework.internal.session.SessionRunner;
 import dev.caldera.framework.loop.LoopEvent;
-import dev.caldera.framework.loop.PolicyChecker;
 import dev.caldera.framework.loop.SessionRecord;
 import java.time.Clock;
 import java.time.Duration;

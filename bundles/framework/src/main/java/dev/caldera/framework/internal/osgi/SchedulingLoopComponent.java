@@ -1,11 +1,11 @@
 package dev.caldera.framework.internal.osgi;
 
+import dev.caldera.api.host.PolicyChecker;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.PluginRegistry;
 import dev.caldera.framework.internal.loop.LoopFactory;
 import dev.caldera.framework.internal.loop.LoopFactory.Running;
-import dev.caldera.framework.loop.PolicyChecker;
 import dev.caldera.framework.loop.QueueInsight;
 import dev.caldera.framework.loop.SchedulerMonitor;
 import java.io.IOException;

@@ -1,12 +1,12 @@
 package dev.caldera.kube.internal.osgi;
 
+import dev.caldera.api.host.MetricsSource;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.ClusterSource;
 import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.loop.ClusterExport;
-import dev.caldera.framework.loop.MetricsSource;
 import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.kube.KubeCluster;
 import dev.caldera.kube.KubeCounters;

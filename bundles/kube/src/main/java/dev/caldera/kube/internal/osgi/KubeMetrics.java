@@ -1,6 +1,6 @@
 package dev.caldera.kube.internal.osgi;
 
-import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.api.host.MetricsSource;
 import dev.caldera.kube.KubeCounters;
 import dev.caldera.kube.LeaderElection;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.api.host.MetricsSource;
 import dev.caldera.kube.KubeCounters;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;

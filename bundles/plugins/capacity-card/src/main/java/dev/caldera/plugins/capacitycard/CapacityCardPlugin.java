@@ -11,6 +11,7 @@ import dev.caldera.api.extension.Victims;
 import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.dsl.Policy;
+import dev.caldera.dsl.PolicyLibrary;
 import dev.caldera.dsl.SessionPolicyContext;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -49,7 +50,7 @@ public final class CapacityCardPlugin implements Plugin {
 
   /** A plugin with its own memories (tests). */
   CapacityCardPlugin(CardArguments arguments) {
-    this(arguments, new QueueReports(), new ReclaimPolicies());
+    this(arguments, new QueueReports(), new ReclaimPolicies(PolicyLibrary.create()));
   }
 
   /**

@@ -11,6 +11,7 @@ import dev.caldera.api.extension.EventHandler;
 import dev.caldera.api.extension.PredicateFn;
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.TaskStatus;
+import dev.caldera.dsl.PolicyLibrary;
 import dev.caldera.testkit.FakeJob;
 import dev.caldera.testkit.FakeNode;
 import dev.caldera.testkit.FakeQueue;
@@ -263,8 +264,10 @@ class AllocationTest {
     QueueReports reports = new QueueReports();
     CardArguments args = CardArguments.defaults();
 
-    RecordingExtensions.open(new CapacityCardPlugin(args, reports, new ReclaimPolicies()), s);
-    RecordingExtensions.open(new CapacityCardPlugin(args, reports, new ReclaimPolicies()), s);
+    RecordingExtensions.open(
+        new CapacityCardPlugin(args, reports, new ReclaimPolicies(PolicyLibrary.create())), s);
+    RecordingExtensions.open(
+        new CapacityCardPlugin(args, reports, new ReclaimPolicies(PolicyLibrary.create())), s);
 
     assertThat(s.events())
         .containsExactly(

@@ -8,6 +8,7 @@ import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.extension.ReclaimableFn;
 import dev.caldera.dsl.PolicyCompiler;
+import dev.caldera.dsl.PolicyLibrary;
 import dev.caldera.testkit.FakeSession;
 import dev.caldera.testkit.FakeTask;
 import dev.caldera.testkit.RecordingExtensions;
@@ -20,6 +21,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ReclaimPolicyTest {
+
+  private static final Path SHIPPED = Path.of("../../../policies/tidal.policy");
 
   private static final Map<String, String> SEED_MAP = new LinkedHashMap<>();
 
@@ -55,42 +58,77 @@ class ReclaimPolicyTest {
   }
 
   @Test
-  void generatedTidal_withTheSeedMap_isTheShippedPolicy() throws IOException {
-    Path shipped = Path.of("../../../policies/tidal.policy");
-    String generated = ReclaimPolicies.tidalSource(SEED_MAP);
+  void tidal_withTheShippedMap_isTheShippedFileAsItIs() throws IOException {
+    String shipped = Files.readString(SHIPPED);
 
-    assertThat(PolicyCompiler.compile("tidal.policy", generated).diagnostics()).isEmpty();
-    assertThat(PolicyCompiler.format("tidal.policy", generated))
-        .isNotNull()
-        .isEqualTo(PolicyCompiler.format("tidal.policy", Files.readString(shipped)));
+    assertThat(ReclaimPolicies.tidalSource(SEED_MAP)).isEqualTo(shipped);
   }
 
   @Test
-  void generatedTidal_quotesKindsThatAreNotIdentifiers() {
+  void tidal_withoutAMap_dropsTheOwnerKindsAndKeepsEveryRuleOnItsShippedLine() throws IOException {
+    List<String> shipped = Files.readAllLines(SHIPPED);
+    List<String> source = ReclaimPolicies.tidalSource(Map.of()).lines().toList();
+
+    assertThat(source).hasSameSizeAs(shipped).noneMatch(l -> l.contains("owner.kind"));
+    for (int i = 0; i < shipped.size(); i++) {
+      if (!shipped.get(i).contains("owner.kind")) {
+        assertThat(source.get(i)).as("line %d", i + 1).isEqualTo(shipped.get(i));
+      }
+    }
+    assertThat(PolicyCompiler.compile("tidal.policy", String.join("\n", source)).ok()).isTrue();
+  }
+
+  @Test
+  void tidal_quotesKindsThatAreNotIdentifiers() {
     String source = ReclaimPolicies.tidalSource(Map.of("apps/v1 Deployment", "inference"));
 
-    assertThat(source).contains("from owner.kind { \"apps/v1 Deployment\": inference }");
+    assertThat(source).contains("  from owner.kind { \"apps/v1 Deployment\": inference }\n");
     assertThat(PolicyCompiler.compile("tidal.policy", source).ok()).isTrue();
   }
 
   @Test
   void ownerMap_theTidalPolicyIsCompiledOnceForAllPlugins() {
-    ReclaimPolicies policies = new ReclaimPolicies();
+    PolicyLibrary library = PolicyLibrary.create();
+    ReclaimPolicies policies = new ReclaimPolicies(library);
     CardArguments args =
         CardArguments.parse(
             new dev.caldera.api.PluginArguments(
                 "capacity-card", Map.of("podOwnerReferenceToServiceType", SEED_MAP), false));
 
     var first = policies.tidal(args.ownerKindServiceTypes());
-    var second = policies.tidal(args.ownerKindServiceTypes());
+    library.refresh(Map.of());
+    var second = new ReclaimPolicies(library).tidal(args.ownerKindServiceTypes());
 
     assertThat(first).isSameAs(second);
     assertThat(first.name()).isEqualTo("tidal");
+    assertThat(library.compilations()).isEqualTo(1);
+  }
+
+  @Test
+  void reclaimPolicy_aTextTheSharedLibraryCompiled_isNotCompiledAgain() {
+    PolicyLibrary library = PolicyLibrary.create();
+    Map<String, String> sources = Map.of("open.policy", OPEN_POLICY);
+    library.refresh(sources); // as the policy plugin's session does with the same sources
+    s.cluster(new ClusterInfo(null, null, null, null, null, sources));
+
+    ReclaimableFn fn =
+        RecordingExtensions.open(
+                new CapacityCardPluginFactory(library)
+                    .create(
+                        new dev.caldera.api.PluginArguments(
+                            "capacity-card", Map.of("reclaimPolicy", "open"), false)),
+                s)
+            .get(ExtensionPoint.RECLAIMABLE);
+
+    assertThat(fn.select(reclaimer, List.of(victim)).tasks()).containsExactly(victim);
+    assertThat(library.compilations()).isEqualTo(1);
   }
 
   @Test
   void ownerMapThatMakesNoValidPolicy_isAnArgumentError() {
-    assertThatThrownBy(() -> new ReclaimPolicies().tidal(Map.of("Bad\rKind", "training")))
+    assertThatThrownBy(
+            () ->
+                new ReclaimPolicies(PolicyLibrary.create()).tidal(Map.of("Bad\rKind", "training")))
         .isInstanceOf(PluginArgumentException.class)
         .hasMessageContaining("podOwnerReferenceToServiceType")
         .hasMessageContaining("tidal.policy:");
@@ -114,7 +152,8 @@ class ReclaimPolicyTest {
             new dev.caldera.api.PluginArguments(
                 "capacity-card", Map.of("reclaimPolicy", "nowhere"), false));
     CapacityCardPlugin plugin =
-        new CapacityCardPlugin(args, new QueueReports(), new ReclaimPolicies());
+        new CapacityCardPlugin(
+            args, new QueueReports(), new ReclaimPolicies(PolicyLibrary.create()));
 
     assertThat(plugin.unmetRequirements(s.cluster()))
         .containsExactly(
@@ -124,7 +163,7 @@ class ReclaimPolicyTest {
 
   @Test
   void reclaimPolicy_badEdit_keepsTheLastGoodVersionAndReportsOnce() {
-    ReclaimPolicies policies = new ReclaimPolicies();
+    ReclaimPolicies policies = new ReclaimPolicies(PolicyLibrary.create());
     CardArguments args =
         CardArguments.parse(
             new dev.caldera.api.PluginArguments(

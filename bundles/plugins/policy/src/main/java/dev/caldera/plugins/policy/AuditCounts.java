@@ -1,6 +1,6 @@
 package dev.caldera.plugins.policy;
 
-import dev.caldera.framework.loop.MetricsSource;
+import dev.caldera.api.host.MetricsSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

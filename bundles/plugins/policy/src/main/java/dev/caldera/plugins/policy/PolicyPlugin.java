@@ -16,6 +16,8 @@ import dev.caldera.dsl.CompileResult;
 import dev.caldera.dsl.Decision;
 import dev.caldera.dsl.Policy;
 import dev.caldera.dsl.PolicyContext;
+import dev.caldera.dsl.PolicyLibrary;
+import dev.caldera.dsl.ReportedErrors;
 import dev.caldera.dsl.SessionPolicyContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,14 +51,21 @@ public final class PolicyPlugin implements Plugin {
 
   private final PolicyArguments arguments;
   private final PolicyLibrary library;
+  private final ReportedErrors reported;
   private final AuditCounts auditCounts;
   private PolicyLibrary.Snapshot snapshot;
+  private List<CompileResult> newErrors;
   private DecisionLog decisions;
   private PolicyAudit audit;
 
-  PolicyPlugin(PolicyArguments arguments, PolicyLibrary library, AuditCounts auditCounts) {
+  PolicyPlugin(
+      PolicyArguments arguments,
+      PolicyLibrary library,
+      ReportedErrors reported,
+      AuditCounts auditCounts) {
     this.arguments = arguments;
     this.library = library;
+    this.reported = reported;
     this.auditCounts = auditCounts;
   }
 
@@ -81,10 +90,14 @@ public final class PolicyPlugin implements Plugin {
     return unmet;
   }
 
-  /** The library as of this session's sources, refreshed once per session. */
+  /**
+   * The library as of this session's sources, refreshed once per session, with the errors not
+   * reported before.
+   */
   private PolicyLibrary.Snapshot library(ClusterInfo cluster) {
     if (snapshot == null) {
       snapshot = library.refresh(cluster.policies());
+      newErrors = reported.firstReports(snapshot.errors());
     }
     return snapshot;
   }
@@ -92,7 +105,7 @@ public final class PolicyPlugin implements Plugin {
   @Override
   public void onSessionOpen(Session session, Extensions extensions) {
     PolicyLibrary.Snapshot snapshot = library(session.cluster());
-    for (CompileResult r : snapshot.newErrors()) {
+    for (CompileResult r : newErrors) {
       session.recordEvent(
           EVENT_KIND,
           r.fileName(),

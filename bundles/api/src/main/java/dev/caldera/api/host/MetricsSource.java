@@ -1,4 +1,4 @@
-package dev.caldera.framework.loop;
+package dev.caldera.api.host;
 
 import java.util.List;
 import org.osgi.annotation.versioning.ConsumerType;
