@@ -5,7 +5,7 @@
 #                                    of lib/, in C order, as bin/caldera names them) and, when the
 #                                    archives below were made, the options that map them;
 #   opt/java/lib/server/classes.jsa  the Java runtime's own class data archive (java -Xshare:dump);
-#   opt/caldera/lib/caldera.jsa      the archive `caldera cds-training` makes, as bin/caldera has.
+#   opt/caldera/lib/caldera.jsa      the archive the class data training makes, as bin/caldera has.
 # The JVM takes an archive only from the same Java build with the same class path, every jar of the
 # same size and modification time; and it cannot move (Java 17 names the jars by their absolute
 # paths). So the archives are made by the image's own JVM, run as the image runs it: the image's
@@ -16,7 +16,8 @@
 # registration is needed). Emulated, the JVM is slower but writes the same archives: they hold
 # classes and metadata, not machine code. Without these (or with CALDERA_CDS_SKIP=true) the layer
 # holds the arguments file with the class path only, the image starts without archives, and this
-# script says why.
+# script says why. CALDERA_CDS_TRAINING_JAR names the training's jar (tools/cds-training): it is
+# staged outside /opt/caldera for the training's JVM only, and is not in the layer.
 #
 # Usage: class-data-layer.sh ARCH DIST ROOTFS OUT
 #   DIST the distribution (runtime/target/caldera), ROOTFS runtime/image/rootfs/ARCH (os/, jre/).
@@ -46,6 +47,7 @@ case $(uname -m) in
   *) machine=$(uname -m) ;;
 esac
 [ "${CALDERA_CDS_SKIP:-false}" != true ] || without_archives "-Dcaldera.cds.skip=true"
+[ -f "${CALDERA_CDS_TRAINING_JAR:-}" ] || without_archives "no training jar (CALDERA_CDS_TRAINING_JAR)"
 # The emulator the image's JVM runs under, when this machine is of another architecture.
 emulator=
 if [ "$machine" != "$arch" ]; then
@@ -72,6 +74,8 @@ cp -a "$rootfs/os/." "$stage/"
 cp -a "$rootfs/jre" "$stage/opt/java"
 (cd "$dist" && tar -cf - --exclude=./lib/caldera.jsa --exclude='./log/*' .) | (cd "$stage/opt/caldera" && tar -xf -)
 cp "$jvm_args" "$stage/opt/caldera/lib/"
+mkdir -p "$stage/opt/cds-training"
+cp "$CALDERA_CDS_TRAINING_JAR" "$stage/opt/cds-training/caldera-cds-training.jar"
 find "$stage" -exec touch -h -d @1 {} +
 [ -z "$emulator" ] || cp "$(command -v "$qemu")" "$stage$emulator"
 
@@ -89,7 +93,8 @@ in_image /opt/java/bin/java -Xshare:dump -Xlog:cds=error >/dev/null
 in_image /opt/java/bin/java -XX:ArchiveClassesAtExit=/opt/caldera/lib/caldera.jsa \
   -Xlog:cds=error -Xlog:cds+dynamic=error -XX:TieredStopAtLevel=1 -XX:MaxRAMPercentage=75.0 \
   -XX:+UseG1GC -Dcaldera.home=/opt/caldera "@/opt/caldera/lib/image-java.args" \
-  dev.caldera.runtime.CalderaCommand cds-training
+  -Xbootclasspath/a:/opt/cds-training/caldera-cds-training.jar dev.caldera.cdstraining.Launcher \
+  /opt/cds-training/caldera-cds-training.jar
 
 mkdir -p "$out/opt/java/lib/server"
 cp "$stage/opt/java/lib/server/classes.jsa" "$out/opt/java/lib/server/classes.jsa"

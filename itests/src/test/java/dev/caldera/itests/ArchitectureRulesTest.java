@@ -9,10 +9,17 @@ import dev.caldera.api.fixture.LeakyApi;
 import dev.caldera.api.fixture.UnmarkedFn;
 import dev.caldera.framework.fixture.UsesTheDsl;
 import dev.caldera.itests.fixtures.UsesFrameworkInternals;
+import dev.caldera.kube.fixture.AsksTheSimBundle;
+import dev.caldera.kube.fixture.RunsItsOwnLoop;
+import dev.caldera.kube.fixture.cycle.Face;
+import dev.caldera.kube.fixture.cycle.internal.Piece;
+import dev.caldera.kube.internal.fixture.UsesTheKubeFace;
 import dev.caldera.plugins.fixture.CleanPlugin;
 import dev.caldera.plugins.fixture.LeakyPlugin;
 import dev.caldera.plugins.fixture.ParsesItsOwnAffinity;
+import dev.caldera.runtime.fixture.ServesHttp;
 import dev.caldera.runtime.fixture.UsesTheTestKit;
+import dev.caldera.sim.fixture.AsksTheKubeBundle;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -122,5 +129,53 @@ class ArchitectureRulesTest {
     assertThat(ArchitectureTest.isInternal("dev.caldera.framework.internal.session")).isTrue();
     assertThat(ArchitectureTest.isInternal("dev.caldera.framework.conf")).isFalse();
     assertThat(ArchitectureTest.isInternal("jdk.internal.misc")).isFalse();
+  }
+
+  @Test
+  void kubeFaceRule_rejectsAnInternalClassUsingTheExportedPackage() {
+    assertThat(
+            ArchitectureTest.kubeInternalsNeverUseTheKubeFace
+                .evaluate(classes(UsesTheKubeFace.class))
+                .hasViolation())
+        .isTrue();
+  }
+
+  @Test
+  void kubeCycleRule_rejectsAFaceAndAPieceUsingEachOther() {
+    assertThat(
+            ArchitectureTest.kubePackagesAreFreeOfCycles
+                .evaluate(classes(Face.class, Piece.class))
+                .hasViolation())
+        .isTrue();
+  }
+
+  @Test
+  void bundleCycleRule_rejectsTwoBundlesUsingEachOther_notTwoPackagesOfOneBundle() {
+    assertThat(
+            ArchitectureTest.bundlesAreFreeOfCycles
+                .evaluate(classes(AsksTheKubeBundle.class, AsksTheSimBundle.class))
+                .hasViolation())
+        .isTrue();
+    assertThat(
+            ArchitectureTest.bundlesAreFreeOfCycles
+                .evaluate(classes(Face.class, Piece.class))
+                .hasViolation())
+        .isFalse();
+  }
+
+  @Test
+  void kubeLoopRule_rejectsAClusterSourceRunningSessions() {
+    assertThat(
+            ArchitectureTest.kubeRunsNoSessions
+                .evaluate(classes(RunsItsOwnLoop.class))
+                .hasViolation())
+        .isTrue();
+  }
+
+  @Test
+  void runtimeHttpRule_rejectsACommandLineServingHttp() {
+    assertThat(
+            ArchitectureTest.runtimeServesNoHttp.evaluate(classes(ServesHttp.class)).hasViolation())
+        .isTrue();
   }
 }

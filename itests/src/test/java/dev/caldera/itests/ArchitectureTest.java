@@ -320,6 +320,105 @@ class ArchitectureTest {
           .dependOnClassesThat()
           .resideInAPackage("dev.caldera.sim..internal..");
 
+  /**
+   * The kube bundle's exported face ({@code dev.caldera.kube}: {@code KubeCluster}, {@code
+   * PluginBundles}, ...) wires its internals, which never use it back; only the OSGi shell above
+   * both may use both.
+   */
+  @ArchTest
+  static final ArchRule kubeInternalsNeverUseTheKubeFace =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.kube.internal..")
+          .and()
+          .resideOutsideOfPackage("dev.caldera.kube.internal.osgi..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.caldera.kube")
+          .because("a use back from the internals would make a package cycle")
+          .allowEmptyShould(true);
+
+  /** No cycle between the packages of the kube bundle. */
+  @ArchTest
+  static final ArchRule kubePackagesAreFreeOfCycles =
+      slices()
+          .assignedFrom(packagesUnder("dev.caldera.kube"))
+          .should()
+          .beFreeOfCycles()
+          .allowEmptyShould(true);
+
+  /** No cycle between Caldera's bundles and modules (the module graph: {@link #bundleOf}). */
+  @ArchTest
+  static final ArchRule bundlesAreFreeOfCycles =
+      slices().assignedFrom(bundles()).should().beFreeOfCycles();
+
+  /**
+   * The scheduling loop is the framework's ({@code caldera run}); the kube bundle is a cluster
+   * source and writer and runs no sessions of its own (a second loop used only by tests once lived
+   * there).
+   */
+  @ArchTest
+  static final ArchRule kubeRunsNoSessions =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.kube..")
+          .should()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.framework.Scheduler")
+          .because("test loops belong in test sources, the product's loop in the framework")
+          .allowEmptyShould(true);
+
+  /**
+   * The command line serves no HTTP of its own: the admin bundle serves the console and API, and a
+   * stand-in API server (the class data training's) is build tooling that does not ship.
+   */
+  @ArchTest
+  static final ArchRule runtimeServesNoHttp =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.caldera.runtime..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("com.sun.net.httpserver..")
+          .because("test and build tooling stays out of lib/");
+
+  private static com.tngtech.archunit.library.dependencies.SliceAssignment packagesUnder(
+      String root) {
+    return new com.tngtech.archunit.library.dependencies.SliceAssignment() {
+      @Override
+      public com.tngtech.archunit.library.dependencies.SliceIdentifier getIdentifierOf(
+          JavaClass javaClass) {
+        String p = javaClass.getPackageName();
+        return p.equals(root) || p.startsWith(root + ".")
+            ? com.tngtech.archunit.library.dependencies.SliceIdentifier.of(p)
+            : com.tngtech.archunit.library.dependencies.SliceIdentifier.ignore();
+      }
+
+      @Override
+      public String getDescription() {
+        return "the packages of " + root;
+      }
+    };
+  }
+
+  private static com.tngtech.archunit.library.dependencies.SliceAssignment bundles() {
+    return new com.tngtech.archunit.library.dependencies.SliceAssignment() {
+      @Override
+      public com.tngtech.archunit.library.dependencies.SliceIdentifier getIdentifierOf(
+          JavaClass javaClass) {
+        String p = javaClass.getPackageName();
+        return p.startsWith("dev.caldera.")
+            ? com.tngtech.archunit.library.dependencies.SliceIdentifier.of(bundleOf(p))
+            : com.tngtech.archunit.library.dependencies.SliceIdentifier.ignore();
+      }
+
+      @Override
+      public String getDescription() {
+        return "Caldera's bundles";
+      }
+    };
+  }
+
   @ArchTest
   static final ArchRule internalsStayInTheirBundle =
       classes().should(onlyUseInternalPackagesOfTheirOwnBundle());

@@ -20,6 +20,16 @@ final class Distribution {
     return p;
   }
 
+  /**
+   * The class data training's jar, which the runtime's build copies beside the distribution ({@code
+   * runtime/target/cds-training}) and never into it.
+   */
+  static Path cdsTrainingJar() {
+    Path jar = dir().resolveSibling("cds-training/caldera-cds-training.jar");
+    assertThat(jar).as("the training jar (built by `mvn -B package` in runtime)").isRegularFile();
+    return jar;
+  }
+
   /** The demo scenario shipped in the distribution. */
   static Path demo() {
     return dir().resolve("scenarios/demo.yaml");

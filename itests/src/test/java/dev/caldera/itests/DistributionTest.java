@@ -52,6 +52,34 @@ class DistributionTest {
     assertThat(dir.resolve("scenarios/demo.yaml")).isRegularFile();
   }
 
+  /**
+   * Test and build machinery stays out of what ships: the class data training (and its API server)
+   * and the kube bundle's test loop are in no jar of the distribution.
+   */
+  @Test
+  void noJarOfTheDistribution_holdsTestOrBuildTooling() throws IOException {
+    List<String> tooling = new ArrayList<>();
+    List<Path> jars;
+    try (Stream<Path> files = Files.walk(Distribution.dir())) {
+      jars = files.filter(f -> f.toString().endsWith(".jar")).toList();
+    }
+    assertThat(jars).isNotEmpty();
+    for (Path jar : jars) {
+      try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+        zip.stream()
+            .map(java.util.zip.ZipEntry::getName)
+            .filter(
+                n ->
+                    n.startsWith("dev/caldera/cdstraining/")
+                        || n.endsWith("/CdsTrainingCommand.class")
+                        || n.endsWith("/TrainingApiServer.class")
+                        || n.endsWith("/KubeRunner.class"))
+            .forEach(n -> tooling.add(Distribution.dir().relativize(jar) + "!" + n));
+      }
+    }
+    assertThat(tooling).isEmpty();
+  }
+
   @Test
   void lib_holdsTheRuntimeAndEveryBundleAndLibrary() throws IOException {
     List<String> jars;
@@ -197,7 +225,7 @@ class DistributionTest {
   /**
    * A copy of the distribution elsewhere (the archive names the jars by absolute path) or an
    * archive of another JVM: the launcher starts without it and says nothing; {@code caldera
-   * cds-training} makes one for the copy.
+   * cds-training JAR}, with the build's training jar, makes one for the copy.
    */
   @Test
   void anArchiveThatDoesNotMatch_isIgnoredSilently_andCdsTrainingRemakesIt(@TempDir Path tmp)
@@ -216,7 +244,8 @@ class DistributionTest {
     List<String> garbage = classesLoaded(copy, Map.of(), tmp.resolve("garbage.log"));
     assertThat(garbage).noneMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
 
-    Run training = launchIn(copy, Map.of(), "cds-training");
+    Run training =
+        launchIn(copy, Map.of(), "cds-training", Distribution.cdsTrainingJar().toString());
     assertThat(training.code()).as(training.output()).isZero();
     assertThat(training.output()).contains("wrote " + copy.resolve("lib/caldera.jsa"));
     List<String> trained = classesLoaded(copy, Map.of(), tmp.resolve("trained.log"));

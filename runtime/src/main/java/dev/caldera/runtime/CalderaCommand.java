@@ -76,7 +76,6 @@ public final class CalderaCommand implements Runnable {
     m.put("queues", QueuesCommand::new);
     m.put("queue", QueueCommand::new);
     m.put("nodes", NodesCommand::new);
-    m.put("cds-training", CdsTrainingCommand::new);
     m.put("help", CommandLine.HelpCommand::new);
     return Collections.unmodifiableMap(m);
   }

@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.framework.Scheduler;
 import dev.caldera.framework.conf.SchedulerConf;
-import dev.caldera.kube.internal.PluginBundleSync;
 import dev.caldera.kube.testplugin.LastNodeFirstFactory;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -43,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PluginBundlesTest {
 
-  private static final ResourceDefinitionContext PLUGIN_BUNDLES = PluginBundleSync.PLUGIN_BUNDLES;
+  private static final ResourceDefinitionContext PLUGIN_BUNDLES = PluginBundles.PLUGIN_BUNDLES;
 
   private static final String NS = "caldera-system";
 

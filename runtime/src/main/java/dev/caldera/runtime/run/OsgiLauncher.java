@@ -228,7 +228,7 @@ public final class OsgiLauncher {
   /**
    * Stops every run of this process whose scheduling loop has started, after the session in flight,
    * as SIGTERM would; {@code why} is printed. For a caller that runs {@code caldera run} in its own
-   * JVM and knows when it is done ({@code caldera cds-training}).
+   * JVM and knows when it is done (the class data training of the build).
    */
   public static void stopRunning(String why) {
     RUNNING.forEach(run -> run.stop(why));

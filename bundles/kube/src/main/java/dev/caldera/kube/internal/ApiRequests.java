@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * (fabric8's raw call reports "An error has occurred." and takes a 404 for success), and a
  * successful answer is not parsed.
  */
-final class ApiRequests {
+public final class ApiRequests {
 
   private ApiRequests() {}
 
@@ -30,12 +30,12 @@ final class ApiRequests {
    * @throws KubernetesClientException with the server's status on any answer but 2xx, with code 0
    *     when no answer came
    */
-  static void post(KubernetesClient client, String path, String json) {
+  public static void post(KubernetesClient client, String path, String json) {
     send(client, "POST", path, "application/json", json);
   }
 
   /** Sends {@code patch} as a JSON merge patch to {@code path}; errors as {@link #post}. */
-  static void mergePatch(KubernetesClient client, String path, String patch) {
+  public static void mergePatch(KubernetesClient client, String path, String patch) {
     send(client, "PATCH", path, MERGE_PATCH, patch);
   }
 

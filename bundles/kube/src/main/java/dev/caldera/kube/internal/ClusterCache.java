@@ -44,7 +44,7 @@ import java.util.concurrent.TimeUnit;
  * is deleted, or when the bind fails. A pod with an eviction in flight shows a deletion time
  * (Releasing) until the informer shows it terminating or gone, or the eviction fails.
  */
-final class ClusterCache {
+public final class ClusterCache {
 
   private final Map<String, Node> nodes = new LinkedHashMap<>();
   private final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -92,7 +92,7 @@ final class ClusterCache {
   /**
    * @param schedulerNames the scheduler names whose pending pods are work for a session
    */
-  ClusterCache(Set<String> schedulerNames) {
+  public ClusterCache(Set<String> schedulerNames) {
     this.schedulerNames = Set.copyOf(schedulerNames);
   }
 
@@ -101,7 +101,7 @@ final class ClusterCache {
    * ClusterSource#onWorkArrived}); the echoes of the writer's own updates (a bind, a pod condition,
    * a pod group's or queue's status) are not such changes. Null removes it.
    */
-  void onWork(Runnable listener) {
+  public void onWork(Runnable listener) {
     this.workListener = listener;
   }
 
@@ -125,12 +125,12 @@ final class ClusterCache {
   }
 
   /** The informers whose list is being handed over, by name. */
-  synchronized List<String> listing() {
+  public synchronized List<String> listing() {
     return List.copyOf(listing);
   }
 
   /** Waits until no list is being handed over; false on timeout. */
-  synchronized boolean awaitListsDelivered(long timeoutNanos) throws InterruptedException {
+  public synchronized boolean awaitListsDelivered(long timeoutNanos) throws InterruptedException {
     long deadline = System.nanoTime() + timeoutNanos;
     while (!listing.isEmpty()) {
       long left = deadline - System.nanoTime();
@@ -418,7 +418,7 @@ final class ClusterCache {
   }
 
   /** Node name → usage as the metrics poller last read it (empty: none read). */
-  synchronized Map<String, NodeMetrics> nodeMetrics() {
+  public synchronized Map<String, NodeMetrics> nodeMetrics() {
     return metrics;
   }
 
@@ -594,7 +594,7 @@ final class ClusterCache {
    * and every pod on a node, with in-flight work shown and admission defaults applied; pod groups
    * (implicit ones added), queues (an open {@code default} if there is none) and the rest.
    */
-  synchronized ClusterSnapshot snapshot(Set<String> schedulerNames, Instant now) {
+  public synchronized ClusterSnapshot snapshot(Set<String> schedulerNames, Instant now) {
     if (!listing.isEmpty()) {
       // Checked under the lock every handler writes under: a session never sees part of a list.
       throw new IllegalStateException(

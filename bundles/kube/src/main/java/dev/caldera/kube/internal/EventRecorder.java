@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * so, like client-go's event broadcaster, an event identical to one written in the last six minutes
  * only raises that event's {@code series.count}; the count is written at most every 30 seconds.
  */
-final class EventRecorder {
+public final class EventRecorder {
 
   static final Duration SERIES_WINDOW = Duration.ofMinutes(6);
   static final Duration SERIES_FLUSH = Duration.ofSeconds(30);
@@ -69,7 +69,7 @@ final class EventRecorder {
     }
   }
 
-  EventRecorder(
+  public EventRecorder(
       KubernetesClient client,
       WriteQueue writes,
       WriteThrottle reports,

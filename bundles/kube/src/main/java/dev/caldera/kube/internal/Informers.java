@@ -40,7 +40,7 @@ import java.util.function.Supplier;
  * failed first list); meanwhile the cache keeps the last state it saw, and {@link #behind} tells
  * when, after a reconnect, it holds what the server holds again.
  */
-final class Informers implements AutoCloseable {
+public final class Informers implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(Informers.class.getName());
 
@@ -58,14 +58,14 @@ final class Informers implements AutoCloseable {
 
   private volatile Runnable onWatchError = () -> {};
 
-  Informers(KubernetesClient client, ClusterCache cache, Counters counters) {
+  public Informers(KubernetesClient client, ClusterCache cache, Counters counters) {
     this.client = client;
     this.cache = cache;
     this.counters = counters;
   }
 
   /** Creates and starts every informer; returns at once (see {@link #awaitSync}). */
-  synchronized void start() {
+  public synchronized void start() {
     if (!informers.isEmpty()) {
       throw new IllegalStateException("informers already started");
     }
@@ -153,7 +153,7 @@ final class Informers implements AutoCloseable {
    * reader for a kind is made on its first use, by reflection over every class it holds (about 150
    * for a pod); made while the connection is being opened, it is ready when the pods arrive.
    */
-  void prepareReaders() {
+  public void prepareReaders() {
     try {
       client.getKubernetesSerialization().unmarshal("{}", PodList.class);
       client.getKubernetesSerialization().unmarshal("{}", NodeList.class);
@@ -163,17 +163,17 @@ final class Informers implements AutoCloseable {
   }
 
   /** What to call when a list or watch fails (the cache may fall behind the server). */
-  void onWatchError(Runnable listener) {
+  public void onWatchError(Runnable listener) {
     this.onWatchError = listener;
   }
 
   /** Whether every informer has listed once. */
-  synchronized boolean synced() {
+  public synchronized boolean synced() {
     return !informers.isEmpty() && informers.values().stream().allMatch(i -> i.hasSynced());
   }
 
   /** Names of the informers that have not listed yet (e.g. {@code queues} without the CRD). */
-  synchronized List<String> unsynced() {
+  public synchronized List<String> unsynced() {
     List<String> out = new ArrayList<>();
     informers.forEach(
         (name, i) -> {
@@ -196,7 +196,7 @@ final class Informers implements AutoCloseable {
    * @throws CatchUpFailed when a kind cannot be listed
    * @throws RuntimeException when the API server cannot be read at all
    */
-  List<String> behind() {
+  public List<String> behind() {
     String mark =
         client
             .namespaces()
@@ -227,7 +227,7 @@ final class Informers implements AutoCloseable {
   }
 
   /** A list {@link #behind} needed failed; names the kind. */
-  static final class CatchUpFailed extends RuntimeException {
+  public static final class CatchUpFailed extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     CatchUpFailed(String kind, RuntimeException cause) {
@@ -282,7 +282,7 @@ final class Informers implements AutoCloseable {
   }
 
   /** Waits until every informer has listed once; false on timeout. */
-  boolean awaitSync(long timeout, TimeUnit unit) throws InterruptedException {
+  public boolean awaitSync(long timeout, TimeUnit unit) throws InterruptedException {
     CompletableFuture<Void> all;
     synchronized (this) {
       all = CompletableFuture.allOf(started.toArray(CompletableFuture[]::new));
@@ -342,7 +342,7 @@ final class Informers implements AutoCloseable {
    * What the informer {@code name} (e.g. {@code pods}) holds now, as fabric8 received it; empty for
    * an informer that is not running.
    */
-  synchronized List<HasMetadata> listed(String name) {
+  public synchronized List<HasMetadata> listed(String name) {
     SharedIndexInformer<?> informer = informers.get(name);
     if (informer == null) {
       return List.of();

@@ -40,7 +40,7 @@ import java.util.function.BooleanSupplier;
  * so the next session already sees it; a write that fails for good puts the informer's state back
  * (a failed bind leaves the pod pending, and is counted).
  */
-final class KubeWriter {
+public final class KubeWriter {
 
   private static final System.Logger LOG = System.getLogger(KubeWriter.class.getName());
   private static final String VOLCANO_API = VolcanoConverter.GROUP + "/" + VolcanoConverter.VERSION;
@@ -61,7 +61,7 @@ final class KubeWriter {
 
   private final QueueStates queueStates;
 
-  KubeWriter(
+  public KubeWriter(
       KubernetesClient client,
       ClusterCache cache,
       Informers informers,
@@ -84,7 +84,7 @@ final class KubeWriter {
   }
 
   /** How long a bind waits for its pod's claims to be bound (default 600 s, as kube-scheduler). */
-  void setVolumeBindTimeout(java.time.Duration timeout) {
+  public void setVolumeBindTimeout(java.time.Duration timeout) {
     volumes.setTimeout(timeout);
   }
 
@@ -92,16 +92,16 @@ final class KubeWriter {
    * What to call when a bind got no answer or a server error: the server may have committed it (or
    * not), and the cache cannot tell until the informers have caught up.
    */
-  void onUnknownOutcome(Runnable listener) {
+  public void onUnknownOutcome(Runnable listener) {
     this.onUnknownOutcome = Objects.requireNonNull(listener);
   }
 
   /** Writes are sent only while {@code gate} is true (the leader check). */
-  void setGate(BooleanSupplier gate) {
+  public void setGate(BooleanSupplier gate) {
     this.gate = Objects.requireNonNull(gate);
   }
 
-  void apply(SessionResult r) {
+  public void apply(SessionResult r) {
     if (!gate.getAsBoolean()) {
       counters.bindsDropped.add(r.binds().size());
       return;

@@ -19,7 +19,7 @@ import java.util.Map;
  * When the API is not served the poller says so once and keeps the map empty (the usage plugin then
  * treats every node as without fresh metrics).
  */
-final class MetricsPoller {
+public final class MetricsPoller {
 
   private static final System.Logger LOG = System.getLogger(MetricsPoller.class.getName());
   private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
@@ -28,13 +28,13 @@ final class MetricsPoller {
   private final ClusterCache cache;
   private volatile boolean served = true;
 
-  MetricsPoller(KubernetesClient client, ClusterCache cache) {
+  public MetricsPoller(KubernetesClient client, ClusterCache cache) {
     this.client = client;
     this.cache = cache;
   }
 
   /** Whether the last poll found the metrics API. */
-  boolean served() {
+  public boolean served() {
     return served;
   }
 
@@ -44,7 +44,7 @@ final class MetricsPoller {
   }
 
   /** Reads the metrics once; never throws. */
-  void poll() {
+  public void poll() {
     NodeMetricsList list;
     try {
       list = client.top().nodes().metrics();

@@ -21,7 +21,7 @@ import java.util.Map;
  * every {@link #RECHECK} (a Volcano installed later is noticed) and at every operator command;
  * until the API server has said, no state is written.
  */
-final class QueueStates {
+public final class QueueStates {
 
   private static final System.Logger LOG = System.getLogger(QueueStates.class.getName());
 
@@ -29,14 +29,14 @@ final class QueueStates {
   static final String VOLCANO_BUS = "/apis/bus.volcano.sh";
 
   /** How long an answer about who keeps the states holds. */
-  static final Duration RECHECK = Duration.ofMinutes(1);
+  public static final Duration RECHECK = Duration.ofMinutes(1);
 
   private final KubernetesClient client;
   private final ClusterCache cache;
   private final Informers informers;
   private volatile Boolean volcano;
 
-  QueueStates(KubernetesClient client, ClusterCache cache, Informers informers) {
+  public QueueStates(KubernetesClient client, ClusterCache cache, Informers informers) {
     this.client = client;
     this.cache = cache;
     this.informers = informers;
@@ -51,7 +51,7 @@ final class QueueStates {
   }
 
   /** Asks the API server again whether Volcano is installed. */
-  synchronized void check() {
+  public synchronized void check() {
     Boolean before = volcano;
     try {
       volcano = servesVolcanoBus(ApiRequests.getOrNull(client, VOLCANO_BUS));
@@ -90,7 +90,7 @@ final class QueueStates {
   }
 
   /** Carries out an operator's command; see {@link QueueLifecycle}. */
-  QueueLifecycle.Outcome apply(String name, QueueLifecycle.Command command) {
+  public QueueLifecycle.Outcome apply(String name, QueueLifecycle.Command command) {
     synchronized (this) {
       check();
       if (volcano == null) {

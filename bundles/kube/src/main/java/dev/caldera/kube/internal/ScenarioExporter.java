@@ -26,7 +26,7 @@ import java.util.function.Function;
  * kinds in the order the scenario format lists them and objects sorted by namespace and name, so
  * two exports of one cluster state are the same text.
  */
-final class ScenarioExporter {
+public final class ScenarioExporter {
 
   /** Informer name → kind, in the order the objects are written (referenced before referrers). */
   private static final Map<String, String> KINDS = kinds();
@@ -77,7 +77,7 @@ final class ScenarioExporter {
    * @param informers informer name ({@code nodes}, {@code pods}, ...) → what it listed
    * @param nodeMetrics node name → usage as the metrics poller last read it (for the usage plugin)
    */
-  ScenarioExporter(
+  public ScenarioExporter(
       Function<String, List<HasMetadata>> informers,
       KubernetesSerialization serialization,
       Set<String> schedulerNames,
@@ -105,7 +105,7 @@ final class ScenarioExporter {
     return m;
   }
 
-  String scenario(ClusterExport.Request request, Instant now) {
+  public String scenario(ClusterExport.Request request, Instant now) {
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("name", request.name());
     doc.put(

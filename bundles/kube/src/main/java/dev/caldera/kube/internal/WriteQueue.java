@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * per object key (a later status of a pod group never overtakes an earlier one), each retried with
  * exponential backoff (with jitter) while the error is transient.
  */
-final class WriteQueue implements AutoCloseable {
+public final class WriteQueue implements AutoCloseable {
 
   /** One API call. */
   @FunctionalInterface
@@ -48,7 +48,7 @@ final class WriteQueue implements AutoCloseable {
   private final Object idle = new Object();
   private volatile boolean closed;
 
-  WriteQueue(
+  public WriteQueue(
       int concurrency,
       int maxAttempts,
       Duration initialBackoff,
@@ -106,7 +106,7 @@ final class WriteQueue implements AutoCloseable {
   }
 
   /** Waits until nothing is queued or running; false on timeout. */
-  boolean awaitIdle(Duration timeout) throws InterruptedException {
+  public boolean awaitIdle(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (idle) {
       while (pending.get() > 0) {

@@ -25,13 +25,13 @@ import java.util.concurrent.TimeUnit;
  * after its bind). With Volcano's own period of one second, the same reports reach the API server
  * at the same pace as from Volcano.
  */
-final class WriteThrottle {
+public final class WriteThrottle {
 
   private final ScheduledExecutorService timer;
   private final long intervalNanos;
   private final Map<String, Runnable> kept = new HashMap<>();
 
-  WriteThrottle(ScheduledExecutorService timer, Duration interval) {
+  public WriteThrottle(ScheduledExecutorService timer, Duration interval) {
     this.timer = timer;
     this.intervalNanos = interval.toNanos();
   }
@@ -68,7 +68,7 @@ final class WriteThrottle {
   }
 
   /** Sends every write kept, now (at a stop, or before waiting for the writes to be answered). */
-  void drain() {
+  public void drain() {
     List<Runnable> sends;
     synchronized (this) {
       sends = new ArrayList<>(kept.values());

@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.kube.MockApi;
+import dev.caldera.kube.PluginBundles;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.io.ByteArrayOutputStream;
@@ -112,7 +113,13 @@ class KubeClusterComponentTest {
                 "plugin_bundles_namespace",
                 "test")));
     ResourceDefinitionContext pluginBundles =
-        dev.caldera.kube.internal.PluginBundleSync.PLUGIN_BUNDLES;
+        new ResourceDefinitionContext.Builder()
+            .withGroup(PluginBundles.GROUP)
+            .withVersion(PluginBundles.VERSION)
+            .withKind("PluginBundle")
+            .withPlural(PluginBundles.PLURAL)
+            .withNamespaced(true)
+            .build();
     try {
       var kubectl = api.client();
       kubectl

@@ -1,4 +1,4 @@
-package dev.caldera.runtime;
+package dev.caldera.cdstraining;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,14 +26,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The smallest API server {@code caldera run --kubeconfig} starts against, for {@code cds-training}
- * only: on loopback, plain HTTP, no authentication. It lists the demo cluster's nodes, queues and
- * priority classes and a few pending gangs, holds every watch open without events, and accepts
- * every write (binds, events, status) by echoing it. A session then schedules the gangs, so the
- * training loads what a start against a real cluster loads: the client, the informers, the readers
- * of every watched kind, the scheduling loop and the writer.
+ * The smallest API server {@code caldera run --kubeconfig} starts against, for the class data
+ * training ({@link CdsTraining}) and the runtime's tests only: on loopback, plain HTTP, no
+ * authentication. It lists the demo cluster's nodes, queues and priority classes and a few pending
+ * gangs, holds every watch open without events, and accepts every write (binds, events, status) by
+ * echoing it. A session then schedules the gangs, so the training loads what a start against a real
+ * cluster loads: the client, the informers, the readers of every watched kind, the scheduling loop
+ * and the writer.
  */
-final class TrainingApiServer implements AutoCloseable {
+public final class TrainingApiServer implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -51,7 +52,7 @@ final class TrainingApiServer implements AutoCloseable {
   private final int pods;
 
   /** Serves the objects of {@code demo} (the YAML files of conf/demo) and {@code gangs} gangs. */
-  static TrainingApiServer start(Path demo, int gangs) throws IOException {
+  public static TrainingApiServer start(Path demo, int gangs) throws IOException {
     return new TrainingApiServer(demo, gangs);
   }
 
@@ -114,13 +115,13 @@ final class TrainingApiServer implements AutoCloseable {
   }
 
   /** The server's URL, e.g. {@code http://127.0.0.1:40123}. */
-  String url() {
+  public String url() {
     InetSocketAddress address = server.getAddress();
     return "http://" + address.getAddress().getHostAddress() + ":" + address.getPort();
   }
 
   /** A kubeconfig for this server, written to {@code file}. */
-  void writeKubeconfig(Path file) throws IOException {
+  public void writeKubeconfig(Path file) throws IOException {
     Files.writeString(
         file,
         String.join(
@@ -141,12 +142,12 @@ final class TrainingApiServer implements AutoCloseable {
   }
 
   /** Binds received so far. */
-  int binds() {
+  public int binds() {
     return binds.get();
   }
 
   /** The pending pods the server holds: every one is bound once a session has scheduled all. */
-  int pods() {
+  public int pods() {
     return pods;
   }
 

@@ -1,4 +1,4 @@
-package dev.caldera.runtime;
+package dev.caldera.cdstraining;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -104,7 +104,13 @@ class TrainingApiServerTest {
       Path kubeconfig = demo.resolve("kubeconfig");
       api.writeKubeconfig(kubeconfig);
       assertThat(Files.readString(kubeconfig)).contains("server: '" + api.url() + "'");
-      assertThat(dev.caldera.runtime.run.KubeconfigCheck.problem(kubeconfig)).isNull();
+      JsonNode config =
+          new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(kubeconfig.toFile());
+      assertThat(config.path("current-context").asText()).isEqualTo("training");
+      assertThat(config.path("contexts").get(0).path("context").path("cluster").asText())
+          .isEqualTo("training");
+      assertThat(config.path("clusters").get(0).path("cluster").path("server").asText())
+          .isEqualTo(api.url());
     }
   }
 

@@ -2,19 +2,13 @@ package dev.caldera.kube;
 
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.Scheduler;
-import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.SchedulerConf;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,15 +17,12 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * The scheduling loop on a real cluster, for use without {@code caldera run}: every period, if the
- * informers have synced and this replica may schedule (is the leader), take a snapshot, run one
- * session and apply its decisions. A failing session is logged and the loop goes on.
- *
- * <p>{@link #main} is a minimal command line: {@code --kubeconfig FILE}, {@code --leader-elect},
- * {@code --scheduler-name NAME} (repeatable), {@code --conf FILE}, {@code --period SECONDS}, {@code
- * --lease-namespace NS}.
+ * A small scheduling loop for the tests of this bundle (the product's loop is the framework's, run
+ * by {@code caldera run}): every period, if the informers have synced and this replica may schedule
+ * (is the leader), take a snapshot, run one session and apply its decisions. A failing session is
+ * logged and the loop goes on.
  */
-public final class KubeRunner implements AutoCloseable {
+final class KubeRunner implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(KubeRunner.class.getName());
 
@@ -139,78 +130,5 @@ public final class KubeRunner implements AutoCloseable {
       }
       loop = null;
     }
-  }
-
-  /**
-   * Schedules a cluster until the process is stopped. Plugins come from the class path ({@link
-   * ServiceLoaderPluginRegistry}).
-   */
-  public static void main(String[] args) throws Exception {
-    Path kubeconfig = null;
-    Path confFile = null;
-    boolean leaderElect = false;
-    Duration period = Duration.ofSeconds(1);
-    String leaseNamespace = null;
-    List<String> names = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      switch (a) {
-        case "--kubeconfig" -> kubeconfig = Path.of(value(args, ++i, a));
-        case "--conf" -> confFile = Path.of(value(args, ++i, a));
-        case "--leader-elect" -> leaderElect = true;
-        case "--scheduler-name" -> names.add(value(args, ++i, a));
-        case "--period" ->
-            period = Duration.ofMillis((long) (Double.parseDouble(value(args, ++i, a)) * 1000));
-        case "--lease-namespace" -> leaseNamespace = value(args, ++i, a);
-        default -> throw new IllegalArgumentException("unknown option " + a);
-      }
-    }
-    ServiceLoaderPluginRegistry registry = new ServiceLoaderPluginRegistry();
-    SchedulerConf conf =
-        confFile == null
-            ? SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default conf")
-            : SchedulerConf.parse(Files.readString(confFile), confFile.toString());
-    List<String> missing = conf.missing(registry);
-    if (!missing.isEmpty()) {
-      throw new IllegalStateException("not available: " + String.join(", ", missing));
-    }
-    KubeOptions.Builder options = KubeOptions.builder().kubeconfig(kubeconfig);
-    names.forEach(options::schedulerName);
-    CountDownLatch stopped = new CountDownLatch(1);
-    try (KubeCluster cluster = KubeCluster.connect(options.build())) {
-      LeaderElection election =
-          leaderElect
-              ? cluster.leaderElection(
-                  LeaderElection.Options.defaults(
-                      leaseNamespace == null ? cluster.namespace() : leaseNamespace))
-              : null;
-      BooleanSupplier mayRun = election == null ? () -> true : election::isLeader;
-      KubeRunner runner =
-          new KubeRunner(cluster, new Scheduler(registry), () -> conf, period, mayRun);
-      Runtime.getRuntime()
-          .addShutdownHook(
-              new Thread(
-                  () -> {
-                    runner.close();
-                    if (election != null) {
-                      election.close();
-                    }
-                    stopped.countDown();
-                  }));
-      while (!cluster.awaitSync(Duration.ofSeconds(10))) {
-        LOG.log(
-            Level.INFO,
-            () -> "waiting for the informers to sync: " + String.join(", ", cluster.unsynced()));
-      }
-      runner.start();
-      stopped.await();
-    }
-  }
-
-  private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value");
-    }
-    return args[i];
   }
 }

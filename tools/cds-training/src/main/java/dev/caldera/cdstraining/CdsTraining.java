@@ -1,38 +1,38 @@
-package dev.caldera.runtime;
+package dev.caldera.cdstraining;
 
-import dev.caldera.runtime.run.OsgiLauncher;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.Callable;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
+import java.util.stream.Stream;
 
 /**
- * {@code caldera cds-training} (hidden): the build runs it once with {@code
- * -XX:ArchiveClassesAtExit} to make the class data sharing archive {@code lib/caldera.jsa} that
- * bin/caldera starts the JVM with. It runs the short commands whose start-up the archive is for, in
- * this JVM, on the distribution's own demo scenario and policies, so every class they load is in
- * the archive. Then it runs {@code caldera run} twice: a few seconds on the embedded cluster, and
- * with {@code --kubeconfig} against a {@link TrainingApiServer} on loopback until it has bound the
- * server's gangs. The JVM archives the classes Felix's bundle loaders define too, and uses them
- * when a bundle defines the same bytes again: a start against a real cluster then maps most of
- * fabric8, Jackson and the scheduler instead of reading and verifying them. Output is discarded; a
- * command that does not end as expected fails the training (and the build) rather than leaving a
- * silently thin archive.
+ * The class data training: the build runs it once, in a JVM started with {@code
+ * -XX:ArchiveClassesAtExit} on the distribution's own class path ({@code bin/caldera cds-training
+ * JAR}, where {@link Launcher} loads it), to make the class data sharing archive {@code
+ * lib/caldera.jsa} that bin/caldera starts the JVM with. It runs the short commands whose start-up
+ * the archive is for, in this JVM, on the distribution's own demo scenario and policies, so every
+ * class they load is in the archive. Then it runs {@code caldera run} twice: a few seconds on the
+ * embedded cluster, and with {@code --kubeconfig} against a {@link TrainingApiServer} on loopback
+ * until it has bound the server's gangs. The JVM archives the classes Felix's bundle loaders define
+ * too, and uses them when a bundle defines the same bytes again: a start against a real cluster
+ * then maps most of fabric8, Jackson and the scheduler instead of reading and verifying them.
+ * Output is discarded; a command that does not end as expected fails the training (and the build)
+ * rather than leaving a silently thin archive.
+ *
+ * <p>Nothing of this ships: the distribution's command line is reached by reflection (this module
+ * is built before it), and this jar is on the class path only of the training's JVM.
  */
-@Command(
-    name = "cds-training",
-    hidden = true,
-    description = "Run the short commands once, for the build's class data sharing archive.")
-final class CdsTrainingCommand implements Callable<Integer> {
+public final class CdsTraining {
 
-  @ParentCommand CalderaCommand parent;
+  private CdsTraining() {}
 
   private record Step(int expectedCode, List<String> args) {}
 
@@ -89,7 +89,7 @@ final class CdsTrainingCommand implements Callable<Integer> {
       failures.add("the training runs' logs are in " + work);
       return failures;
     }
-    OsgiLauncher.deleteRecursively(work);
+    deleteRecursively(work);
     return failures;
   }
 
@@ -103,7 +103,11 @@ final class CdsTrainingCommand implements Callable<Integer> {
                   Thread.sleep(50);
                 }
                 Thread.sleep(SETTLE_MILLIS);
-                OsgiLauncher.stopRunning("the training API server's pods are bound: stopping");
+                call(
+                    "dev.caldera.runtime.run.OsgiLauncher",
+                    "stopRunning",
+                    new Class<?>[] {String.class},
+                    "the training API server's pods are bound: stopping");
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
@@ -129,8 +133,21 @@ final class CdsTrainingCommand implements Callable<Integer> {
 
   /** Runs {@code step} in this JVM; its failure, if it did not end with the code expected. */
   private static List<String> run(Step step, PrintStream discard) {
+    Object commandLine =
+        call(
+            "dev.caldera.runtime.CalderaCommand",
+            "commandLine",
+            new Class<?>[] {PrintStream.class, PrintStream.class},
+            discard,
+            discard);
     int code =
-        CalderaCommand.commandLine(discard, discard).execute(step.args().toArray(String[]::new));
+        (Integer)
+            invoke(
+                commandLine.getClass(),
+                "execute",
+                new Class<?>[] {String[].class},
+                commandLine,
+                (Object) step.args().toArray(String[]::new));
     return code == step.expectedCode()
         ? List.of()
         : List.of(
@@ -142,9 +159,19 @@ final class CdsTrainingCommand implements Callable<Integer> {
                 + step.expectedCode());
   }
 
-  @Override
-  public Integer call() {
-    Path home = RunCommand.home();
+  /**
+   * Runs the training with {@code caldera.home} (the system property bin/caldera sets) as the
+   * distribution.
+   *
+   * @return 0, or 1 after saying on stderr what failed
+   */
+  public static int train() {
+    String homeProperty = System.getProperty("caldera.home");
+    if (homeProperty == null || homeProperty.isEmpty()) {
+      System.err.println("error: cds-training: caldera.home is not set (run it with bin/caldera)");
+      return 1;
+    }
+    Path home = Path.of(homeProperty);
     String demo = home.resolve("scenarios/demo.yaml").toString();
     String policies = home.resolve("policies").toString();
     List<Step> steps =
@@ -173,7 +200,51 @@ final class CdsTrainingCommand implements Callable<Integer> {
       System.setOut(out);
       System.setErr(err);
     }
-    failures.forEach(f -> parent.err().println("error: cds-training: " + f));
+    failures.forEach(f -> System.err.println("error: cds-training: " + f));
     return failures.isEmpty() ? 0 : 1;
+  }
+
+  /** Calls the static {@code method} of the command line's {@code className}. */
+  private static Object call(String className, String method, Class<?>[] types, Object... args) {
+    Class<?> type;
+    try {
+      type = Class.forName(className, true, CdsTraining.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException(className + " is not on the class path: " + e, e);
+    }
+    return invoke(type, method, types, null, args);
+  }
+
+  private static Object invoke(
+      Class<?> type, String method, Class<?>[] types, Object target, Object... args) {
+    try {
+      Method m = type.getMethod(method, types);
+      return m.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IllegalStateException(type.getName() + "." + method + ": " + e.getCause(), e);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(
+          type.getName() + "." + method + " is not what the training expects: " + e, e);
+    }
+  }
+
+  private static void deleteRecursively(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.deleteIfExists(p);
+                } catch (IOException e) {
+                  // a temporary directory: what is left is the system's to clear
+                }
+              });
+    } catch (IOException e) {
+      // as above
+    }
   }
 }

@@ -1,4 +1,4 @@
-package dev.caldera.kube.internal;
+package dev.caldera.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,7 @@ import java.net.ConnectException;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
-class PluginBundleSyncTest {
+class PluginBundlesListProblemTest {
 
   private static KubernetesClientException answered(int code, String reason, String message) {
     return new KubernetesClientException(
@@ -23,7 +23,7 @@ class PluginBundleSyncTest {
             + " \"pluginbundles\" in API group \"caldera.dev\" in the namespace \"default\"";
 
     String line =
-        PluginBundleSync.listProblem(
+        PluginBundles.listProblem(
             "default", new CompletionException(answered(403, "Forbidden", message)));
 
     assertThat(line)
@@ -35,7 +35,7 @@ class PluginBundleSyncTest {
   @Test
   void aMissingResource_asksWhetherTheCrdIsInstalled() {
     String line =
-        PluginBundleSync.listProblem(
+        PluginBundles.listProblem(
             "caldera-system",
             answered(404, "NotFound", "the server could not find the requested resource"));
 
@@ -52,7 +52,7 @@ class PluginBundleSyncTest {
         new KubernetesClientException(
             "An error has occurred.", new ConnectException("Connection refused"));
 
-    assertThat(PluginBundleSync.listProblem("caldera-system", noAnswer))
+    assertThat(PluginBundles.listProblem("caldera-system", noAnswer))
         .isEqualTo(
             "cannot list or watch PluginBundles in caldera-system (no answer from the API server:"
                 + " ConnectException: Connection refused); retrying.");
