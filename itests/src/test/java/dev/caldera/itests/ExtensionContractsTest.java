@@ -2,12 +2,20 @@ package dev.caldera.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.caldera.api.ExtensionPoint;
+import dev.caldera.framework.ExtensionTable;
+import dev.caldera.framework.conf.Flag;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * Each extension point's contract is in its own file: every {@code api/extension/*Fn} type and the
  * event handler say in their Javadoc which actions call them, how several plugins' answers combine,
  * the conf flag that gates them, their threading rule and, when the answer is an object, what null
- * means.
+ * means. The gates the Javadoc names are the ones the framework's {@link ExtensionTable} applies.
  */
 class ExtensionContractsTest {
 
@@ -53,6 +61,60 @@ class ExtensionContractsTest {
     }
     assertThat(files).hasSizeGreaterThan(20);
     assertThat(missing).isEmpty();
+  }
+
+  private static final Pattern GATE =
+      Pattern.compile("<li>Gate:(.*?)(?:<li>|</ul>)", Pattern.DOTALL);
+  private static final Pattern CODE = Pattern.compile("\\{@code (\\w+)}");
+
+  @Test
+  void everyGateBullet_namesTheFlagsOfTheExtensionTable() throws IOException {
+    List<String> differences = new ArrayList<>();
+    for (ExtensionPoint<?> point : ExtensionPoint.ALL) {
+      Path file = EXTENSION.resolve(point.type().getSimpleName() + ".java");
+      if (!Files.exists(file)) {
+        differences.add(point + ": no file " + file.getFileName());
+        continue;
+      }
+      Set<String> documented = documentedGates(Files.readString(file));
+      Set<String> table =
+          ExtensionTable.of(point).gates().stream()
+              .map(Flag::key)
+              .collect(Collectors.toCollection(TreeSet::new));
+      if (documented == null) {
+        differences.add(point + ": " + file.getFileName() + " has no Gate: bullet");
+      } else if (!documented.equals(table)) {
+        differences.add(
+            point + ": " + file.getFileName() + " says " + documented + ", the table " + table);
+      }
+    }
+    assertThat(ExtensionTable.rows()).hasSameSizeAs(ExtensionPoint.ALL);
+    assertThat(differences).isEmpty();
+  }
+
+  @Test
+  void gateBullets_areReadAsTheFlagsTheyName() {
+    assertThat(documentedGates(" * <ul>\n *   <li>Gate: none (always on).\n * </ul>")).isEmpty();
+    assertThat(
+            documentedGates(
+                " *   <li>Gate: {@code enablePreemptable} or\n *       {@code enabledAllocatable}.\n"
+                    + " *   <li>Threading: {@code x}"))
+        .containsExactly("enablePreemptable", "enabledAllocatable");
+    assertThat(documentedGates(" *   <li>Called by: {@code allocate}.\n")).isNull();
+  }
+
+  /** The flag keys a Javadoc's "Gate:" bullet names, sorted; empty for none; null without one. */
+  static Set<String> documentedGates(String javadoc) {
+    Matcher bullet = GATE.matcher(javadoc);
+    if (!bullet.find()) {
+      return null;
+    }
+    Set<String> keys = new TreeSet<>();
+    Matcher code = CODE.matcher(bullet.group(1));
+    while (code.find()) {
+      keys.add(code.group(1));
+    }
+    return keys;
   }
 
   /** Whether the type's function returns an object (not a primitive, not void). */

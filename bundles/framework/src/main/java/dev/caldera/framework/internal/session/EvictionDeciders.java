@@ -15,9 +15,6 @@ import java.util.Map;
  */
 final class EvictionDeciders {
 
-  /** A function that took part in a tier's decision, with its plugin. */
-  record Decider(String plugin, Object fn) {}
-
   /**
    * Why one eviction was allowed.
    *
@@ -32,10 +29,10 @@ final class EvictionDeciders {
   private static final String POLICY_PLUGIN = "policy";
 
   private String evictor;
-  private final Map<String, List<Decider>> byVictim = new HashMap<>();
+  private final Map<String, List<Registered<?>>> byVictim = new HashMap<>();
 
   /** The deciding tier's permitting functions chose {@code victims} for {@code evictor}. */
-  void selected(TaskInfo evictor, List<TaskInfo> victims, List<Decider> deciders) {
+  void selected(TaskInfo evictor, List<TaskInfo> victims, List<Registered<?>> deciders) {
     if (!evictor.uid().equals(this.evictor)) {
       byVictim.clear();
       this.evictor = evictor.uid();
@@ -50,13 +47,13 @@ final class EvictionDeciders {
     if (!evictor.uid().equals(this.evictor)) {
       return Decided.NONE;
     }
-    List<Decider> deciders = byVictim.get(victim.uid());
+    List<Registered<?>> deciders = byVictim.get(victim.uid());
     if (deciders == null || deciders.isEmpty()) {
       return Decided.NONE;
     }
     List<String> plugins = new ArrayList<>();
     List<String> rules = new ArrayList<>();
-    for (Decider d : deciders) {
+    for (Registered<?> d : deciders) {
       if (!plugins.contains(d.plugin())) {
         plugins.add(d.plugin());
       }

@@ -84,11 +84,11 @@ final class FitErrors {
                 + ", once resource is released and minAvailable is satisfied",
             task.evictionOccurred ? node : "");
       default:
-        String explicit = session.taskMessage(task);
+        String explicit = session.fitErrors().message(task);
         if (explicit != null) {
           return new Reason(REASON_UNSCHEDULABLE, explicit, "");
         }
-        Map<String, Status> errors = session.fitErrorsOf(task);
+        Map<String, Status> errors = session.fitErrors().of(task);
         if (!errors.isEmpty()) {
           return new Reason(REASON_UNSCHEDULABLE, nodesMessage(errors), "");
         }
@@ -148,7 +148,7 @@ final class FitErrors {
       msg.append("; Pending: ").append(String.join(", ", sortedHistogram(pending)));
     }
     for (TaskState t : sorted) {
-      Map<String, Status> errors = session.fitErrorsOf(t);
+      Map<String, Status> errors = session.fitErrors().of(t);
       String origin = errors.isEmpty() ? null : nodesMessage(errors);
       if (origin == null && t.status == TaskStatus.PENDING) {
         origin = largerThanEveryNode(session, t);

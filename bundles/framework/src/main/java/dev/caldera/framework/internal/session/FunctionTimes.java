@@ -19,15 +19,6 @@ final class FunctionTimes {
     return nanos.computeIfAbsent(plugin + "/" + point, k -> new LongAdder());
   }
 
-  /** One adder per entry of {@code plugins} (as {@link Registrations#pluginNames} lists them). */
-  LongAdder[] clocks(String[] plugins, String point) {
-    LongAdder[] out = new LongAdder[plugins.length];
-    for (int i = 0; i < plugins.length; i++) {
-      out[i] = clock(plugins[i], point);
-    }
-    return out;
-  }
-
   /** Nanoseconds per {@code plugin/point}, in key order. */
   Map<String, Long> snapshot() {
     Map<String, Long> out = new TreeMap<>();

@@ -11,6 +11,7 @@ import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.framework.SessionResult;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,11 +34,21 @@ final class Ledger {
   private List<EventHandler> eventHandlers = List.of();
   private List<PreBindFn> preBinds = List.of();
 
-  final List<SessionResult.Bind> binds = new ArrayList<>();
-  final List<SessionResult.Eviction> evictions = new ArrayList<>();
-  final List<SessionResult.Event> events = new ArrayList<>();
-  final Map<String, Map<String, PodCondition>> podGroupConditions = new LinkedHashMap<>();
-  final Map<String, EvictedFor> evictedFor = new HashMap<>();
+  private final List<SessionResult.Bind> binds = new ArrayList<>();
+  private final List<SessionResult.Eviction> evictions = new ArrayList<>();
+  private final List<SessionResult.Event> events = new ArrayList<>();
+  private final Map<String, Map<String, PodCondition>> podGroupConditions = new LinkedHashMap<>();
+  private final Map<String, EvictedFor> evictedFor = new HashMap<>();
+
+  /**
+   * What a session decided so far, in the order decided: the binds and evictions the cluster is
+   * sent, the events, and the pod group conditions set per job UID (by condition type).
+   */
+  record Decisions(
+      List<SessionResult.Bind> binds,
+      List<SessionResult.Eviction> evictions,
+      List<SessionResult.Event> events,
+      Map<String, Map<String, PodCondition>> podGroupConditions) {}
 
   Ledger(Map<String, JobState> jobs, Map<String, NodeState> nodes) {
     this.jobs = jobs;
@@ -242,6 +253,28 @@ final class Ledger {
   void recordEvent(String kind, String key, String type, String reason, String message) {
     synchronized (events) {
       events.add(new SessionResult.Event(kind, key, type, reason, message));
+    }
+  }
+
+  /** Events made before the ledger was (objects the session refused at open). */
+  void recordEvents(List<SessionResult.Event> earlier) {
+    synchronized (events) {
+      events.addAll(earlier);
+    }
+  }
+
+  /** A copy of what was decided so far. */
+  Decisions decisions() {
+    Map<String, Map<String, PodCondition>> conditions = new LinkedHashMap<>();
+    podGroupConditions.forEach(
+        (job, byType) ->
+            conditions.put(job, Collections.unmodifiableMap(new LinkedHashMap<>(byType))));
+    synchronized (events) {
+      return new Decisions(
+          List.copyOf(binds),
+          List.copyOf(evictions),
+          List.copyOf(events),
+          Collections.unmodifiableMap(conditions));
     }
   }
 

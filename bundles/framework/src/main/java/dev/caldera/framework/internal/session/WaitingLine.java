@@ -119,20 +119,24 @@ final class WaitingLine {
               pg.minMember(),
               pg.minResources(),
               false,
-              missingQueue(pg, session.orphanPods.getOrDefault(pg.key(), List.of()))));
+              missingQueue(
+                  pg, session.leftovers().orphanPods().getOrDefault(pg.key(), List.of()))));
     }
-    session.podsWithoutGroup.forEach(
-        (key, pods) ->
-            out.add(
-                new SessionResult.Waiting(
-                    key,
-                    queueOf(pods.get(0)),
-                    0,
-                    "",
-                    0,
-                    Map.of(),
-                    false,
-                    missingPodGroup(key, pods))));
+    session
+        .leftovers()
+        .podsWithoutGroup()
+        .forEach(
+            (key, pods) ->
+                out.add(
+                    new SessionResult.Waiting(
+                        key,
+                        queueOf(pods.get(0)),
+                        0,
+                        "",
+                        0,
+                        Map.of(),
+                        false,
+                        missingPodGroup(key, pods))));
     return out;
   }
 
@@ -262,7 +266,7 @@ final class WaitingLine {
     if (queue != null && !queue.isOpen()) {
       return closed(job, queue);
     }
-    Blocker reported = session.blockers.get(job.uid());
+    Blocker reported = session.blockers().ofJob(job.uid());
     if (reported != null) {
       return withCounts(job, reported);
     }
@@ -270,7 +274,7 @@ final class WaitingLine {
     if (nodes != null) {
       return nodes;
     }
-    Blocker queueBlocker = session.queueBlockers.get(job.queue());
+    Blocker queueBlocker = session.blockers().ofQueue(job.queue());
     if (queueBlocker != null) {
       return queueBlocker;
     }
@@ -357,8 +361,8 @@ final class WaitingLine {
       if (t.status != TaskStatus.PENDING) {
         continue;
       }
-      String explicit = session.taskMessage(t);
-      Map<String, Status> errors = session.fitErrorsOf(t);
+      String explicit = session.fitErrors().message(t);
+      Map<String, Status> errors = session.fitErrors().of(t);
       if (!errors.isEmpty()) {
         Map<String, Integer> counts = new TreeMap<>();
         for (Status s : errors.values()) {
