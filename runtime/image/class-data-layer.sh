@@ -16,8 +16,8 @@
 # registration is needed). Emulated, the JVM is slower but writes the same archives: they hold
 # classes and metadata, not machine code. Without these (or with CALDERA_CDS_SKIP=true) the layer
 # holds the arguments file with the class path only, the image starts without archives, and this
-# script says why. CALDERA_CDS_TRAINING_JAR names the training's jar (tools/cds-training): it is
-# staged outside /opt/caldera for the training's JVM only, and is not in the layer.
+# script says why. The training runs from the distribution's lib/training/ (tools/cds-training),
+# which the image holds at the same place, dated the same: the JVM takes the archive only then.
 #
 # Usage: class-data-layer.sh ARCH DIST ROOTFS OUT
 #   DIST the distribution (runtime/target/caldera), ROOTFS runtime/image/rootfs/ARCH (os/, jre/).
@@ -47,7 +47,7 @@ case $(uname -m) in
   *) machine=$(uname -m) ;;
 esac
 [ "${CALDERA_CDS_SKIP:-false}" != true ] || without_archives "-Dcaldera.cds.skip=true"
-[ -f "${CALDERA_CDS_TRAINING_JAR:-}" ] || without_archives "no training jar (CALDERA_CDS_TRAINING_JAR)"
+[ -f "$dist/lib/training/caldera-cds-training.jar" ] || without_archives "no training jar in lib/training/"
 # The emulator the image's JVM runs under, when this machine is of another architecture.
 emulator=
 if [ "$machine" != "$arch" ]; then
@@ -74,8 +74,6 @@ cp -a "$rootfs/os/." "$stage/"
 cp -a "$rootfs/jre" "$stage/opt/java"
 (cd "$dist" && tar -cf - --exclude=./lib/caldera.jsa --exclude='./log/*' .) | (cd "$stage/opt/caldera" && tar -xf -)
 cp "$jvm_args" "$stage/opt/caldera/lib/"
-mkdir -p "$stage/opt/cds-training"
-cp "$CALDERA_CDS_TRAINING_JAR" "$stage/opt/cds-training/caldera-cds-training.jar"
 find "$stage" -exec touch -h -d @1 {} +
 [ -z "$emulator" ] || cp "$(command -v "$qemu")" "$stage$emulator"
 
@@ -93,8 +91,8 @@ in_image /opt/java/bin/java -Xshare:dump -Xlog:cds=error >/dev/null
 in_image /opt/java/bin/java -XX:ArchiveClassesAtExit=/opt/caldera/lib/caldera.jsa \
   -Xlog:cds=error -Xlog:cds+dynamic=error -XX:TieredStopAtLevel=1 -XX:MaxRAMPercentage=75.0 \
   -XX:+UseG1GC -Dcaldera.home=/opt/caldera "@/opt/caldera/lib/image-java.args" \
-  -Xbootclasspath/a:/opt/cds-training/caldera-cds-training.jar dev.caldera.cdstraining.Launcher \
-  /opt/cds-training/caldera-cds-training.jar
+  -Xbootclasspath/a:/opt/caldera/lib/training/caldera-cds-training.jar \
+  dev.caldera.cdstraining.Launcher /opt/caldera/lib/training/caldera-cds-training.jar
 
 mkdir -p "$out/opt/java/lib/server"
 cp "$stage/opt/java/lib/server/classes.jsa" "$out/opt/java/lib/server/classes.jsa"

@@ -20,12 +20,9 @@ final class Distribution {
     return p;
   }
 
-  /**
-   * The class data training's jar, which the runtime's build copies beside the distribution ({@code
-   * runtime/target/cds-training}) and never into it.
-   */
+  /** The class data training's jar, in the distribution's lib/training/, on no class path. */
   static Path cdsTrainingJar() {
-    Path jar = dir().resolveSibling("cds-training/caldera-cds-training.jar");
+    Path jar = dir().resolve("lib/training/caldera-cds-training.jar");
     assertThat(jar).as("the training jar (built by `mvn -B package` in runtime)").isRegularFile();
     return jar;
   }

@@ -53,31 +53,37 @@ class DistributionTest {
   }
 
   /**
-   * Test and build machinery stays out of what ships: the class data training (and its API server)
-   * and the kube bundle's test loop are in no jar of the distribution.
+   * Test machinery stays out of what ships, and the class data training out of every command's
+   * class path: the kube bundle's test loop is in no jar, the training (and its API server) only in
+   * lib/training/, which bin/caldera puts on the boot class path of {@code cds-training} alone.
    */
   @Test
-  void noJarOfTheDistribution_holdsTestOrBuildTooling() throws IOException {
+  void noJarOfTheDistribution_holdsTestTooling_andTheTrainingIsOnlyInLibTraining()
+      throws IOException {
     List<String> tooling = new ArrayList<>();
     List<Path> jars;
     try (Stream<Path> files = Files.walk(Distribution.dir())) {
       jars = files.filter(f -> f.toString().endsWith(".jar")).toList();
     }
     assertThat(jars).isNotEmpty();
+    Path training = Distribution.dir().resolve("lib/training");
     for (Path jar : jars) {
+      boolean trainingJar = jar.startsWith(training);
       try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
         zip.stream()
             .map(java.util.zip.ZipEntry::getName)
             .filter(
                 n ->
-                    n.startsWith("dev/caldera/cdstraining/")
-                        || n.endsWith("/CdsTrainingCommand.class")
-                        || n.endsWith("/TrainingApiServer.class")
-                        || n.endsWith("/KubeRunner.class"))
+                    n.endsWith("/KubeRunner.class")
+                        || (!trainingJar
+                            && (n.startsWith("dev/caldera/cdstraining/")
+                                || n.endsWith("/CdsTrainingCommand.class")
+                                || n.endsWith("/TrainingApiServer.class"))))
             .forEach(n -> tooling.add(Distribution.dir().relativize(jar) + "!" + n));
       }
     }
     assertThat(tooling).isEmpty();
+    assertThat(Distribution.cdsTrainingJar()).isRegularFile();
   }
 
   @Test
@@ -225,7 +231,8 @@ class DistributionTest {
   /**
    * A copy of the distribution elsewhere (the archive names the jars by absolute path) or an
    * archive of another JVM: the launcher starts without it and says nothing; {@code caldera
-   * cds-training JAR}, with the build's training jar, makes one for the copy.
+   * cds-training}, with the copy's own training jar, makes one for the copy that the copy's commands
+   * then use.
    */
   @Test
   void anArchiveThatDoesNotMatch_isIgnoredSilently_andCdsTrainingRemakesIt(@TempDir Path tmp)
@@ -244,8 +251,7 @@ class DistributionTest {
     List<String> garbage = classesLoaded(copy, Map.of(), tmp.resolve("garbage.log"));
     assertThat(garbage).noneMatch(l -> l.endsWith(FROM_THE_ARCHIVE));
 
-    Run training =
-        launchIn(copy, Map.of(), "cds-training", Distribution.cdsTrainingJar().toString());
+    Run training = launchIn(copy, Map.of(), "cds-training");
     assertThat(training.code()).as(training.output()).isZero();
     assertThat(training.output()).contains("wrote " + copy.resolve("lib/caldera.jsa"));
     List<String> trained = classesLoaded(copy, Map.of(), tmp.resolve("trained.log"));
