@@ -63,6 +63,7 @@ class DistributionTest {
         List.of(
             "caldera-runtime-",
             "caldera-api-",
+            "caldera-api-support-",
             "caldera-framework-",
             "caldera-admission-",
             "caldera-sim-",
