@@ -46,6 +46,7 @@ import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.conf.SchedulerConf;
 import dev.caldera.support.placement.TopologyKeeper;
 import java.time.Instant;
@@ -359,8 +360,8 @@ public final class SessionImpl implements ActionSession {
   }
 
   @Override
-  public Resource totalResource() {
-    return totalResource;
+  public ResourceView totalResource() {
+    return totalResource.view();
   }
 
   @Override
