@@ -4,9 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.caldera.api.GoDuration;
+import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.extension.PredicateFn;
+import dev.caldera.api.fixture.HasAnAlgorithm;
 import dev.caldera.api.fixture.LeakyApi;
 import dev.caldera.api.fixture.UnmarkedFn;
+import dev.caldera.api.info.Blocker;
+import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.resource.ReadOnlyResource;
+import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.fixture.UsesTheDsl;
 import dev.caldera.itests.fixtures.UsesFrameworkInternals;
 import dev.caldera.kube.fixture.AsksTheSimBundle;
@@ -20,6 +28,8 @@ import dev.caldera.plugins.fixture.ParsesItsOwnAffinity;
 import dev.caldera.runtime.fixture.ServesHttp;
 import dev.caldera.runtime.fixture.UsesTheTestKit;
 import dev.caldera.sim.fixture.AsksTheKubeBundle;
+import dev.caldera.support.fixture.SupportUsingTheFramework;
+import dev.caldera.support.json.AnnotationJson;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +39,48 @@ class ArchitectureRulesTest {
 
   private static JavaClasses classes(Class<?>... types) {
     return new ClassFileImporter().importClasses(types);
+  }
+
+  @Test
+  void apiContractRule_rejectsAClassWithBehaviour() {
+    assertThat(
+            ArchitectureTest.apiHoldsOnlyContractsAndListedValues
+                .evaluate(classes(HasAnAlgorithm.class))
+                .hasViolation())
+        .isTrue();
+  }
+
+  @Test
+  void apiContractRule_acceptsInterfacesRecordsEnumsExceptionsAndListedValues() {
+    assertThat(
+            ArchitectureTest.apiHoldsOnlyContractsAndListedValues
+                .evaluate(
+                    classes(
+                        ResourceView.class,
+                        Blocker.class,
+                        TaskStatus.class,
+                        PluginArgumentException.class,
+                        Resource.class,
+                        ReadOnlyResource.class,
+                        GoDuration.class))
+                .getFailureReport()
+                .getDetails())
+        .isEmpty();
+  }
+
+  @Test
+  void supportRule_rejectsApiSupportUsingTheFramework_acceptsTheReader() {
+    assertThat(
+            ArchitectureTest.apiSupportDependsOnlyOnTheApiAndJackson
+                .evaluate(classes(SupportUsingTheFramework.class))
+                .hasViolation())
+        .isTrue();
+    assertThat(
+            ArchitectureTest.apiSupportDependsOnlyOnTheApiAndJackson
+                .evaluate(classes(AnnotationJson.class))
+                .getFailureReport()
+                .getDetails())
+        .isEmpty();
   }
 
   @Test

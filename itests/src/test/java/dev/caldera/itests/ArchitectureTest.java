@@ -26,6 +26,32 @@ class ArchitectureTest {
   private static final String JDK = "java..";
   private static final String OSGI_ANNOTATIONS = "org.osgi.annotation..";
   private static final String DS_ANNOTATIONS = "org.osgi.service.component.annotations..";
+  private static final String SUPPORT = "dev.caldera.support..";
+
+  /**
+   * The concrete classes the API bundle still holds beside its interfaces, records, enums,
+   * exceptions and annotations: value types plugins compute with and parsed views of a pod's terms.
+   * Implementations go to the api-support bundle ({@code dev.caldera.support}); this list may only
+   * shrink.
+   */
+  static final java.util.Set<String> API_CLASSES =
+      java.util.Set.of(
+          // The extension-point keys.
+          "dev.caldera.api.ExtensionPoint",
+          // Values: Go durations, quantities, resource vectors and the names they are indexed by.
+          "dev.caldera.api.GoDuration",
+          "dev.caldera.api.resource.Quantity",
+          "dev.caldera.api.resource.Resource",
+          "dev.caldera.api.resource.ReadOnlyResource",
+          "dev.caldera.api.resource.ResourceNames",
+          "dev.caldera.api.model.Storage",
+          // A pod's placement terms parsed once (TaskInfo.placement()) and the counts over them.
+          "dev.caldera.api.placement.AffinityTerm",
+          "dev.caldera.api.placement.NodeSelection",
+          "dev.caldera.api.placement.PodPlacement",
+          "dev.caldera.api.placement.Problems",
+          "dev.caldera.api.placement.Selector",
+          "dev.caldera.api.placement.TopologyCounts");
 
   @ArchTest
   static final ArchRule pluginsDependOnlyOnTheApi =
@@ -43,8 +69,13 @@ class ArchitectureTest {
           .should()
           .onlyDependOnClassesThat()
           .resideInAnyPackage(
-              "dev.caldera.api..", "dev.caldera.plugins..", JDK, OSGI_ANNOTATIONS, DS_ANNOTATIONS)
-          .because("a plugin bundle imports only the API bundle")
+              "dev.caldera.api..",
+              SUPPORT,
+              "dev.caldera.plugins..",
+              JDK,
+              OSGI_ANNOTATIONS,
+              DS_ANNOTATIONS)
+          .because("a plugin bundle imports only the API bundle and its support bundle")
           .allowEmptyShould(true);
 
   /**
@@ -70,7 +101,7 @@ class ArchitectureTest {
           .resideInAPackage("dev.caldera.plugins..")
           .should()
           .dependOnClassesThat()
-          .haveFullyQualifiedName("dev.caldera.api.placement.TopologyKeeper")
+          .haveFullyQualifiedName("dev.caldera.support.placement.TopologyKeeper")
           .because("plugins read SessionTopology; the framework keeps it up to date")
           .allowEmptyShould(true);
 
@@ -123,6 +154,7 @@ class ArchitectureTest {
           .onlyDependOnClassesThat()
           .resideInAnyPackage(
               "dev.caldera.api..",
+              SUPPORT,
               "dev.caldera.plugins.capacitycard..",
               "dev.caldera.dsl",
               JDK,
@@ -254,6 +286,35 @@ class ArchitectureTest {
           .should()
           .beAnnotatedWith(ConsumerType.class)
           .because("a plugin implements every *Fn; adding a method to one breaks plugins");
+
+  /**
+   * The API bundle is a contract: interfaces (the views and every {@code *Fn}), records, enums,
+   * exceptions and annotations, and the few value classes of {@link #API_CLASSES}. An algorithm or
+   * an implementation of a view belongs in the api-support bundle.
+   */
+  @ArchTest
+  static final ArchRule apiHoldsOnlyContractsAndListedValues =
+      classes()
+          .that()
+          .resideInAPackage("dev.caldera.api..")
+          .and()
+          .areTopLevelClasses()
+          .and()
+          .doNotHaveSimpleName("package-info")
+          .should(beAContractTypeOrListed())
+          .because("implementations belong in the api-support bundle (dev.caldera.support)");
+
+  /** api-support sits between the API and its users: it sees the API, Jackson and the JDK. */
+  @ArchTest
+  static final ArchRule apiSupportDependsOnlyOnTheApiAndJackson =
+      classes()
+          .that()
+          .resideInAPackage(SUPPORT)
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "dev.caldera.api..", SUPPORT, "com.fasterxml.jackson.core..", JDK, OSGI_ANNOTATIONS)
+          .because("api-support never sees the framework, plugins or any bundle above the API");
 
   @ArchTest
   static final ArchRule apiDependsOnlyOnTheJdk =
@@ -436,6 +497,26 @@ class ArchitectureTest {
   static boolean isInternal(String packageName) {
     return packageName.startsWith("dev.caldera.")
         && (packageName.contains(".internal.") || packageName.endsWith(".internal"));
+  }
+
+  private static ArchCondition<JavaClass> beAContractTypeOrListed() {
+    return new ArchCondition<>("be an interface, record, enum, exception or annotation") {
+      @Override
+      public void check(JavaClass c, ConditionEvents events) {
+        boolean contract =
+            c.isInterface()
+                || c.isAssignableTo(Record.class)
+                || c.isEnum()
+                || c.isAnnotation()
+                || c.isAssignableTo(Throwable.class)
+                || API_CLASSES.contains(c.getName());
+        if (!contract) {
+          events.add(
+              SimpleConditionEvent.violated(
+                  c, c.getName() + " is a class with behaviour; move it to api-support"));
+        }
+      }
+    };
   }
 
   private static ArchCondition<JavaClass> onlyUseInternalPackagesOfTheirOwnBundle() {

@@ -97,6 +97,7 @@ class DistributionTest {
         List.of(
             "caldera-runtime-",
             "caldera-api-",
+            "caldera-api-support-",
             "caldera-framework-",
             "caldera-admission-",
             "caldera-sim-",
@@ -231,8 +232,8 @@ class DistributionTest {
   /**
    * A copy of the distribution elsewhere (the archive names the jars by absolute path) or an
    * archive of another JVM: the launcher starts without it and says nothing; {@code caldera
-   * cds-training}, with the copy's own training jar, makes one for the copy that the copy's commands
-   * then use.
+   * cds-training}, with the copy's own training jar, makes one for the copy that the copy's
+   * commands then use.
    */
   @Test
   void anArchiveThatDoesNotMatch_isIgnoredSilently_andCdsTrainingRemakesIt(@TempDir Path tmp)

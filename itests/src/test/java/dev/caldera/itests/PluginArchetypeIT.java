@@ -94,6 +94,7 @@ class PluginArchetypeIT {
         .contains(
             "caldera-parent",
             "caldera-api",
+            "caldera-api-support",
             "caldera-testkit",
             "caldera-paxexam",
             "caldera-runtime",

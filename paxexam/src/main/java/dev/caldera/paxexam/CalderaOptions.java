@@ -21,9 +21,9 @@ import org.ops4j.pax.exam.Option;
 
 /**
  * The options of a Pax Exam {@code @Configuration} that boot Caldera: Declarative Services,
- * Configuration Admin, the API, the framework (the scheduling loop), the embedded cluster, the
- * shipped plugins a test names, this module's bundle, JUnit, and AssertJ when the test has it. Runs
- * on the test driver's side only.
+ * Configuration Admin, the API and its support bundle, the framework (the scheduling loop), the
+ * embedded cluster, the shipped plugins a test names, this module's bundle, JUnit, and AssertJ when
+ * the test has it. Runs on the test driver's side only.
  *
  * <pre>{@code
  * @Configuration
@@ -52,6 +52,7 @@ public final class CalderaOptions {
           "com.fasterxml.jackson.dataformat.jackson-dataformat-yaml",
           "org.antlr.antlr4-runtime",
           "dev.caldera.api",
+          "caldera-api-support",
           "caldera-admission",
           "caldera-dsl",
           "caldera-framework",

@@ -102,8 +102,14 @@ public final class TopologyCounts {
     return readOnly;
   }
 
-  /** Makes these counts read-only, for sharing; a {@link #copy()} is writable again. */
-  TopologyCounts readOnly() {
+  /**
+   * Makes these counts read-only, for sharing (a {@link SessionTopology} implementation hands them
+   * out so); a {@link #copy()} is writable again.
+   *
+   * @return these counts
+   * @since 1.2
+   */
+  public TopologyCounts readOnly() {
     readOnly = true;
     return this;
   }

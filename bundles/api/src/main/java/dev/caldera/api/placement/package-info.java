@@ -8,13 +8,13 @@
  *
  * <p>The counts over the pods already placed are shared too: {@link SessionTopology} (from {@link
  * dev.caldera.api.Session#topology()}) computes each count once per session and key and the
- * framework keeps it up to date ({@link TopologyKeeper} is its one implementation), and each node
- * lists its counted pods with (anti-)affinity terms ({@link
+ * framework keeps it up to date (its one implementation, {@code TopologyKeeper}, is in the
+ * api-support bundle), and each node lists its counted pods with (anti-)affinity terms ({@link
  * dev.caldera.api.info.NodeInfo#podsWithAffinity()}, {@link
  * dev.caldera.api.info.NodeInfo#podsWithRequiredAntiAffinity()}).
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.caldera.api.placement;
 
 import org.osgi.annotation.bundle.Export;

@@ -33,6 +33,7 @@ public final class Resource implements ResourceView {
 
   private double[] values;
   private int maxTaskNum;
+  private ReadOnlyResource view;
 
   private Resource(double[] values) {
     this.values = values;
@@ -116,6 +117,26 @@ public final class Resource implements ResourceView {
     public String toString() {
       return Arrays.toString(values) + "/" + maxTaskNum;
     }
+  }
+
+  /**
+   * The read-only face of this resource, for a view to hand out: it reads this resource live and
+   * cannot be cast back to it. The same object every time.
+   *
+   * @since 1.4
+   */
+  public ResourceView view() {
+    ReadOnlyResource v = view;
+    if (v == null) {
+      v = new ReadOnlyResource(this);
+      view = v;
+    }
+    return v;
+  }
+
+  /** The resource behind {@code v}: itself, or the one a read-only face reads. */
+  private static Resource of(ResourceView v) {
+    return v instanceof Resource r ? r : ((ReadOnlyResource) v).resource;
   }
 
   /** A deep copy. */
@@ -250,7 +271,7 @@ public final class Resource implements ResourceView {
 
   /** Adds cpu, memory and every scalar of {@code rr}; {@link #maxTaskNum()} is untouched. */
   public Resource add(ResourceView rrView) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     values[0] += rr.values[0];
     values[1] += rr.values[1];
     for (int i = 2; i < rr.values.length; i++) {
@@ -267,7 +288,7 @@ public final class Resource implements ResourceView {
    * result may go negative, as with Volcano's {@code PANIC_ON_ERROR=false}.
    */
   public Resource sub(ResourceView rrView) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     values[0] -= rr.values[0];
     values[1] -= rr.values[1];
     for (int i = 2; i < rr.values.length; i++) {
@@ -289,7 +310,7 @@ public final class Resource implements ResourceView {
 
   /** Per-dimension max ({@code SetMaxResource}); scalars only in {@code rr} are copied. */
   public Resource setMax(ResourceView rrView) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     values[0] = Math.max(values[0], rr.values[0]);
     values[1] = Math.max(values[1], rr.values[1]);
     for (int i = 2; i < rr.values.length; i++) {
@@ -309,7 +330,7 @@ public final class Resource implements ResourceView {
    * ({@code ZERO}). Scalars only in {@code rr} are not added.
    */
   public Resource minDimension(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     values[0] = Math.min(values[0], rr.values[0]);
     values[1] = Math.min(values[1], rr.values[1]);
     for (int i = 2; i < values.length; i++) {
@@ -333,8 +354,8 @@ public final class Resource implements ResourceView {
    * (absent counts as 0). Returns a new resource.
    */
   public static Resource exceededPart(ResourceView lView, ResourceView rView) {
-    Resource l = (Resource) lView;
-    Resource r = (Resource) rView;
+    Resource l = of(lView);
+    Resource r = of(rView);
     if (l == null) {
       return empty();
     }
@@ -360,7 +381,7 @@ public final class Resource implements ResourceView {
 
   @Override
   public Resource[] diff(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     Resource inc = empty();
     Resource dec = empty();
     diffInto(0, values[0], rr.values[0], inc, dec);
@@ -442,13 +463,13 @@ public final class Resource implements ResourceView {
 
   @Override
   public boolean less(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     return compareAll(rr, d, false, true);
   }
 
   @Override
   public boolean lessEqual(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     return compareAll(rr, d, true, true);
   }
 
@@ -488,7 +509,7 @@ public final class Resource implements ResourceView {
 
   @Override
   public List<String> lessEqualWithResourcesName(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     List<String> insufficient = new ArrayList<>(0);
     if (!leq(values[0], rr.values[0])) {
       insufficient.add(ResourceNames.CPU);
@@ -525,15 +546,15 @@ public final class Resource implements ResourceView {
 
   @Override
   public boolean fits(ResourceView rrView) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     return compareAll(rr, Dimension.ZERO, true, false);
   }
 
   @Override
   public boolean fitsWithin(ResourceView baseView, ResourceView plusView, ResourceView minusView) {
-    Resource base = (Resource) baseView;
-    Resource plus = (Resource) plusView;
-    Resource minus = (Resource) minusView;
+    Resource base = of(baseView);
+    Resource plus = of(plusView);
+    Resource minus = of(minusView);
     if (!leq(values[0], base.values[0] + plus.values[0] - minus.values[0])
         || !leq(values[1], base.values[1] + plus.values[1] - minus.values[1])) {
       return false;
@@ -553,8 +574,8 @@ public final class Resource implements ResourceView {
   @Override
   public List<String> lessEqualWithDimensionAndResourcesName(
       ResourceView rrView, ResourceView reqView) {
-    Resource rr = (Resource) rrView;
-    Resource req = (Resource) reqView;
+    Resource rr = of(rrView);
+    Resource req = of(reqView);
     if (rr == null) {
       return resourceNames();
     }
@@ -593,13 +614,13 @@ public final class Resource implements ResourceView {
 
   @Override
   public boolean lessPartly(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     return partly(rr, d, false);
   }
 
   @Override
   public boolean lessEqualPartly(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     return partly(rr, d, true);
   }
 
@@ -635,8 +656,8 @@ public final class Resource implements ResourceView {
 
   @Override
   public List<String> lessEqualPartlyWithDimension(ResourceView rrView, ResourceView reqView) {
-    Resource rr = (Resource) rrView;
-    Resource req = (Resource) reqView;
+    Resource rr = of(rrView);
+    Resource req = of(reqView);
     List<String> names = new ArrayList<>(0);
     if (req == null) {
       return names;
@@ -659,8 +680,8 @@ public final class Resource implements ResourceView {
   @Override
   public List<String> lessEqualPartlyWithDimensionZeroFiltered(
       ResourceView rrView, ResourceView reqView) {
-    Resource rr = (Resource) rrView;
-    Resource req = (Resource) reqView;
+    Resource rr = of(rrView);
+    Resource req = of(reqView);
     if (req == null) {
       return new ArrayList<>(0);
     }
@@ -678,7 +699,7 @@ public final class Resource implements ResourceView {
 
   @Override
   public boolean equal(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     if (Math.abs(values[0] - rr.values[0]) >= EPSILON
         || Math.abs(values[1] - rr.values[1]) >= EPSILON) {
       return false;
@@ -693,14 +714,14 @@ public final class Resource implements ResourceView {
 
   @Override
   public List<String> greaterPartly(ResourceView rrView, Dimension d) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     return lessEqualWithResourcesName(rr, d);
   }
 
   @Override
   public boolean greaterPartlyWithDimension(ResourceView rrView, ResourceView reqView) {
-    Resource rr = (Resource) rrView;
-    Resource req = (Resource) reqView;
+    Resource rr = of(rrView);
+    Resource req = of(reqView);
     if (rr == null || req == null) {
       return false;
     }
@@ -721,8 +742,8 @@ public final class Resource implements ResourceView {
 
   @Override
   public boolean greaterPartlyWithRelevantDimensions(ResourceView rrView, ResourceView reqView) {
-    Resource rr = (Resource) rrView;
-    Resource req = (Resource) reqView;
+    Resource rr = of(rrView);
+    Resource req = of(reqView);
     if (rr == null || req == null) {
       return false;
     }
@@ -746,7 +767,7 @@ public final class Resource implements ResourceView {
    * scalar starts at 0). A negative result means insufficient.
    */
   public Resource fitDelta(ResourceView rrView) {
-    Resource rr = (Resource) rrView;
+    Resource rr = of(rrView);
     if (rr.values[0] > 0) {
       values[0] -= rr.values[0] + EPSILON;
     }
@@ -766,8 +787,8 @@ public final class Resource implements ResourceView {
    * {@code Intersection(a, b)}: names in both {@code ResourceNames()} (≥ ε), {@code pods} included.
    */
   public static List<String> intersection(ResourceView aView, ResourceView bView) {
-    Resource a = (Resource) aView;
-    Resource b = (Resource) bView;
+    Resource a = of(aView);
+    Resource b = of(bView);
     List<String> names = new ArrayList<>(0);
     for (int i : a.resourceIndices()) {
       if (b.get(i) >= EPSILON && b.has(i)) {
@@ -779,8 +800,8 @@ public final class Resource implements ResourceView {
 
   /** {@code IntersectionWithIgnoredScalarResources}: {@link #intersection} without {@code pods}. */
   public static List<String> intersectionIgnoringPods(ResourceView aView, ResourceView bView) {
-    Resource a = (Resource) aView;
-    Resource b = (Resource) bView;
+    Resource a = of(aView);
+    Resource b = of(bView);
     List<String> names = intersection(a, b);
     names.remove(ResourceNames.PODS);
     return names;
@@ -799,8 +820,8 @@ public final class Resource implements ResourceView {
    * {@code r}'s (absent as 0), only when both have scalars.
    */
   public static Resource min(ResourceView lView, ResourceView rView) {
-    Resource l = (Resource) lView;
-    Resource r = (Resource) rView;
+    Resource l = of(lView);
+    Resource r = of(rView);
     Resource out = of(Math.min(l.values[0], r.values[0]), Math.min(l.values[1], r.values[1]));
     if (!l.hasScalars() || !r.hasScalars()) {
       return out;
@@ -813,8 +834,8 @@ public final class Resource implements ResourceView {
 
   /** {@code helpers.Max(l, r)}: cpu and memory max; scalars over the union, negatives skipped. */
   public static Resource max(ResourceView lView, ResourceView rView) {
-    Resource l = (Resource) lView;
-    Resource r = (Resource) rView;
+    Resource l = of(lView);
+    Resource r = of(rView);
     Resource out = of(Math.max(l.values[0], r.values[0]), Math.max(l.values[1], r.values[1]));
     for (Resource side : new Resource[] {l, r}) {
       for (int i : side.scalarIndices()) {
@@ -849,7 +870,7 @@ public final class Resource implements ResourceView {
 
   @Override
   public boolean deepEquals(ResourceView oView) {
-    Resource o = (Resource) oView;
+    Resource o = of(oView);
     int width = Math.max(values.length, o.values.length);
     for (int i = 0; i < width; i++) {
       double a = raw(i);

@@ -7,10 +7,11 @@ import java.util.Map;
 /**
  * A resource vector to read and compare, never to change: what the session's views hand out (a
  * task's request, a job's sums, a node's figures, the cluster total), which are the session's own
- * state. {@link #copy()} gives a {@link Resource} to compute with. The only implementation is
- * {@link Resource}; a view must not be cast to it.
+ * state. {@link #copy()} gives a {@link Resource} to compute with. The implementations are {@link
+ * Resource} and its read-only face {@link ReadOnlyResource}, which the session's views hand out
+ * ({@link Resource#view()}): a view cannot be cast to a resource to change it.
  */
-public sealed interface ResourceView permits Resource {
+public sealed interface ResourceView permits Resource, ReadOnlyResource {
 
   /** A deep copy, the caller's own to change. */
   Resource copy();

@@ -1,5 +1,5 @@
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package dev.caldera.api.resource;
 
 import org.osgi.annotation.bundle.Export;

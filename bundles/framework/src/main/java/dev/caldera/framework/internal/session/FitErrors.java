@@ -172,7 +172,7 @@ final class FitErrors {
     if (nodes.isEmpty()) {
       return null;
     }
-    Resource request = task.resreq();
+    ResourceView request = task.resreq();
     List<String> names = request.resourceNames();
     Map<String, Integer> histogram = new TreeMap<>();
     Map<String, Double> largest = new TreeMap<>();

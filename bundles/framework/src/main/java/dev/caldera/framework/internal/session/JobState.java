@@ -158,18 +158,18 @@ final class JobState implements JobInfo {
   }
 
   @Override
-  public Resource allocated() {
-    return allocated;
+  public ResourceView allocated() {
+    return allocated.view();
   }
 
   @Override
-  public Resource totalRequest() {
-    return totalRequest;
+  public ResourceView totalRequest() {
+    return totalRequest.view();
   }
 
   @Override
-  public Resource minResources() {
-    return minResources;
+  public ResourceView minResources() {
+    return minResources == null ? null : minResources.view();
   }
 
   @Override

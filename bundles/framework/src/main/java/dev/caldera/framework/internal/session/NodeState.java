@@ -5,8 +5,9 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.placement.PodPlacement;
-import dev.caldera.api.placement.TopologyKeeper;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.placement.TopologyKeeper;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -72,7 +73,7 @@ final class NodeState implements NodeInfo {
     if (tasks.containsKey(task.key())) {
       return;
     }
-    Resource req = task.resreq();
+    Resource req = task.request();
     switch (task.status) {
       case RELEASING -> {
         releasing.add(req);
@@ -99,7 +100,7 @@ final class NodeState implements NodeInfo {
     if (!evicted.remove(task.key())) {
       uncount(task);
     }
-    Resource req = task.resreq();
+    Resource req = task.request();
     switch (task.status) {
       case RELEASING -> {
         releasing.sub(req);
@@ -192,33 +193,33 @@ final class NodeState implements NodeInfo {
   }
 
   @Override
-  public Resource allocatable() {
-    return allocatable;
+  public ResourceView allocatable() {
+    return allocatable.view();
   }
 
   @Override
-  public Resource capacity() {
-    return capacity;
+  public ResourceView capacity() {
+    return capacity.view();
   }
 
   @Override
-  public Resource idle() {
-    return idle;
+  public ResourceView idle() {
+    return idle.view();
   }
 
   @Override
-  public Resource used() {
-    return used;
+  public ResourceView used() {
+    return used.view();
   }
 
   @Override
-  public Resource releasing() {
-    return releasing;
+  public ResourceView releasing() {
+    return releasing.view();
   }
 
   @Override
-  public Resource pipelined() {
-    return pipelined;
+  public ResourceView pipelined() {
+    return pipelined.view();
   }
 
   @Override

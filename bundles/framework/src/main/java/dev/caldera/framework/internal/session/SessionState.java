@@ -11,9 +11,10 @@ import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.placement.SessionTopology;
-import dev.caldera.api.placement.TopologyKeeper;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.support.placement.TopologyKeeper;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -129,8 +130,8 @@ abstract class SessionState implements Session {
   }
 
   @Override
-  public Resource totalResource() {
-    return totalResource;
+  public ResourceView totalResource() {
+    return totalResource.view();
   }
 
   @Override

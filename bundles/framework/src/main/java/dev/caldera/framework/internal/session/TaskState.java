@@ -7,6 +7,7 @@ import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 
 /** A task in a session: the pod plus the scheduler's status and placement of it. */
@@ -154,14 +155,19 @@ final class TaskState implements TaskInfo {
     return state;
   }
 
-  @Override
-  public Resource resreq() {
+  /** The request itself, for the session's own arithmetic (views hand out its read-only face). */
+  Resource request() {
     return resreq;
   }
 
   @Override
-  public Resource initResreq() {
-    return resreq;
+  public ResourceView resreq() {
+    return resreq.view();
+  }
+
+  @Override
+  public ResourceView initResreq() {
+    return resreq.view();
   }
 
   @Override

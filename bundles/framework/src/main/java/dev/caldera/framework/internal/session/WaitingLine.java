@@ -8,6 +8,7 @@ import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.SessionResult;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -407,7 +408,7 @@ final class WaitingLine {
   }
 
   private List<Blocker.Figure> largestNodeFigures(TaskState t) {
-    Resource request = t.resreq();
+    ResourceView request = t.resreq();
     List<Blocker.Figure> figures = new ArrayList<>();
     for (String name : request.resourceNames()) {
       double largest = 0;

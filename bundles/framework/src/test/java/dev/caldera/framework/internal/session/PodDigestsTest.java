@@ -79,7 +79,7 @@ class PodDigestsTest {
     Pod p = member("ns/gang-1-0");
     PodDigests.Digest d = digests.next(1).of(p);
     TaskState one = new TaskState(p, d);
-    one.resreq().add(Resource.of(1000, 0));
+    one.request().add(Resource.of(1000, 0));
 
     TaskState two = new TaskState(p, d);
     assertThat(two.resreq().milliCpu()).isEqualTo(2000);

@@ -15,7 +15,7 @@ import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.placement.Selector;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.TopologyCounts;
-import dev.caldera.api.placement.TopologyKeeper;
+import dev.caldera.support.placement.TopologyKeeper;
 import dev.caldera.testkit.NodeBuilder;
 import dev.caldera.testkit.PodBuilder;
 import java.util.ArrayList;

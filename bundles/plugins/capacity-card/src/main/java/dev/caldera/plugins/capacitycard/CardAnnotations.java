@@ -1,5 +1,8 @@
 package dev.caldera.plugins.capacitycard;
 
+import dev.caldera.support.json.AnnotationJson;
+import dev.caldera.support.json.AnnotationJson.RepeatedKeys;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +46,7 @@ final class CardAnnotations {
 
   /** Reads a queue's {@value #QUOTA}: one card per key, whole non-negative counts. */
   static Counts quota(String text) {
-    CardJson.Parsed parsed = CardJson.parse(text);
+    Parsed parsed = parse(text);
     if (parsed.problem() != null) {
       return new Counts(Map.of(), List.of(QUOTA + ": " + parsed.problem()));
     }
@@ -65,7 +68,7 @@ final class CardAnnotations {
 
   /** Reads a pod group's {@value #REQUEST}: keys may be {@code A|B}. */
   static Counts request(String text) {
-    CardJson.Parsed parsed = CardJson.parse(text);
+    Parsed parsed = parse(text);
     if (parsed.problem() != null) {
       return new Counts(Map.of(), List.of(REQUEST + ": " + parsed.problem()));
     }
@@ -80,6 +83,49 @@ final class CardAnnotations {
       }
     }
     return new Counts(out, problems);
+  }
+
+  /**
+   * A card annotation's JSON: one flat object of card name → whole, non-negative count, e.g. {@code
+   * {"NVIDIA-H200": 3, "NVIDIA-H800": 2}}.
+   *
+   * @param counts card name → count, in the order written; empty when the text is unusable
+   * @param problem what is wrong, or null
+   */
+  private record Parsed(Map<String, Long> counts, String problem) {}
+
+  /**
+   * Reads {@code text} (blank is an empty object); anything else than whole non-negative counts
+   * under distinct card names makes the whole text unusable, with the first problem.
+   */
+  private static Parsed parse(String text) {
+    if (text == null || text.isBlank()) {
+      return new Parsed(Map.of(), null);
+    }
+    Map<String, Object> object;
+    try {
+      object =
+          AnnotationJson.readObject(
+              text, "a JSON object such as {\"NVIDIA-H200\": 2}", "card", RepeatedKeys.REFUSED);
+    } catch (AnnotationJson.Malformed e) {
+      return new Parsed(Map.of(), e.getMessage());
+    }
+    Map<String, Long> counts = new LinkedHashMap<>();
+    for (Map.Entry<String, Object> e : object.entrySet()) {
+      String count = "count of \"" + e.getKey() + "\"";
+      if (!(e.getValue() instanceof BigDecimal n)) {
+        return new Parsed(Map.of(), count + " is not a number");
+      }
+      if (n.signum() < 0) {
+        return new Parsed(Map.of(), count + " is " + n + ", expected 0 or more");
+      }
+      try {
+        counts.put(e.getKey(), n.longValueExact());
+      } catch (ArithmeticException notWhole) {
+        return new Parsed(Map.of(), count + " is " + n + ", expected a whole number");
+      }
+    }
+    return new Parsed(counts, null);
   }
 
   /** Splits {@code A|B|…}; an empty alternative is a problem. */

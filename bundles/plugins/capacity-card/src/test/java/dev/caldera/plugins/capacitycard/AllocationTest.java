@@ -276,6 +276,6 @@ class AllocationTest {
                 "bad",
                 "Warning",
                 "InvalidCardAnnotation",
-                "volcano.sh/card.quota: count of \"A\" is not a number"));
+                "volcano.sh/card.quota: unexpected 'o' at offset 6, expected a value for \"A\""));
   }
 }

@@ -5,6 +5,7 @@ import dev.caldera.api.resource.Quantity;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.json.AnnotationJson;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -43,7 +44,7 @@ final class GroupLimits {
     if (raw == null || raw.isEmpty()) {
       return NONE;
     }
-    Object parsed = Json.parse(raw);
+    Object parsed = AnnotationJson.read(raw);
     if (parsed == null) {
       return NONE;
     }

@@ -1,6 +1,9 @@
 package dev.caldera.plugins.resourcestrategyfit;
 
 import dev.caldera.api.PluginArgumentException;
+import dev.caldera.support.json.AnnotationJson;
+import dev.caldera.support.json.AnnotationJson.RepeatedKeys;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -64,126 +67,21 @@ final class PodOverrides {
    */
   static Map<String, Integer> parseWeights(String text) {
     try {
-      Map<String, Integer> out = new WeightsParser(text).parse();
-      for (String name : out.keySet()) {
-        ResourceStrategies.checkPattern("", "", name);
-      }
-      return out;
-    } catch (IllegalArgumentException | PluginArgumentException e) {
-      return null;
-    }
-  }
-
-  /** A strict reader of {@code {"name": int, ...}}. */
-  private static final class WeightsParser {
-    private final String s;
-    private int pos;
-
-    WeightsParser(String s) {
-      this.s = s;
-    }
-
-    Map<String, Integer> parse() {
+      Map<String, Object> object =
+          AnnotationJson.readObject(
+              text, "a JSON object of integer weights", "resource", RepeatedKeys.LAST_WINS);
       Map<String, Integer> out = new LinkedHashMap<>();
-      skipSpace();
-      expect('{');
-      skipSpace();
-      if (peek() == '}') {
-        pos++;
-      } else {
-        while (true) {
-          skipSpace();
-          String key = string();
-          skipSpace();
-          expect(':');
-          skipSpace();
-          out.put(key, integer());
-          skipSpace();
-          char c = next();
-          if (c == '}') {
-            break;
-          }
-          if (c != ',') {
-            throw new IllegalArgumentException("expected , or } at " + (pos - 1));
-          }
+      for (Map.Entry<String, Object> e : object.entrySet()) {
+        ResourceStrategies.checkPattern("", "", e.getKey());
+        // Written as an integer, as Go's decoding into int requires: no fraction, no exponent.
+        if (!(e.getValue() instanceof BigDecimal n) || n.scale() != 0) {
+          return null;
         }
-      }
-      skipSpace();
-      if (pos != s.length()) {
-        throw new IllegalArgumentException("trailing characters at " + pos);
+        out.put(e.getKey(), n.intValueExact());
       }
       return out;
-    }
-
-    private String string() {
-      expect('"');
-      StringBuilder sb = new StringBuilder();
-      while (true) {
-        char c = next();
-        if (c == '"') {
-          return sb.toString();
-        }
-        if (c == '\\') {
-          char e = next();
-          switch (e) {
-            case '"', '\\', '/' -> sb.append(e);
-            case 'b' -> sb.append('\b');
-            case 'f' -> sb.append('\f');
-            case 'n' -> sb.append('\n');
-            case 'r' -> sb.append('\r');
-            case 't' -> sb.append('\t');
-            case 'u' -> {
-              if (pos + 4 > s.length()) {
-                throw new IllegalArgumentException("short \\u escape");
-              }
-              sb.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
-              pos += 4;
-            }
-            default -> throw new IllegalArgumentException("bad escape \\" + e);
-          }
-        } else if (c < 0x20) {
-          throw new IllegalArgumentException("control character in string");
-        } else {
-          sb.append(c);
-        }
-      }
-    }
-
-    private int integer() {
-      int start = pos;
-      if (peek() == '-') {
-        pos++;
-      }
-      while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
-        pos++;
-      }
-      // Integer.parseInt refuses fractions and exponents, as Go's decoding into int does.
-      return Integer.parseInt(s.substring(start, pos));
-    }
-
-    private void skipSpace() {
-      while (pos < s.length() && " \t\r\n".indexOf(s.charAt(pos)) >= 0) {
-        pos++;
-      }
-    }
-
-    private char peek() {
-      if (pos >= s.length()) {
-        throw new IllegalArgumentException("unexpected end");
-      }
-      return s.charAt(pos);
-    }
-
-    private char next() {
-      char c = peek();
-      pos++;
-      return c;
-    }
-
-    private void expect(char c) {
-      if (next() != c) {
-        throw new IllegalArgumentException("expected " + c + " at " + (pos - 1));
-      }
+    } catch (IllegalArgumentException | PluginArgumentException | ArithmeticException e) {
+      return null;
     }
   }
 }

@@ -1,8 +1,13 @@
-package dev.caldera.api.placement;
+package dev.caldera.support.placement;
 
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.AffinityTerm;
+import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.Selector;
+import dev.caldera.api.placement.SessionTopology;
+import dev.caldera.api.placement.TopologyCounts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
