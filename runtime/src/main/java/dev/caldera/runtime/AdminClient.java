@@ -160,8 +160,8 @@ final class AdminClient {
       }
       if (post) {
         c.setRequestMethod("POST");
+        // Buffered, not streamed: in streaming mode a 401 leaves no error body to read.
         c.setDoOutput(true);
-        c.setFixedLengthStreamingMode(0);
         c.getOutputStream().close();
       }
       int status = c.getResponseCode();
