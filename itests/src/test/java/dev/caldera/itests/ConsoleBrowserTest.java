@@ -154,14 +154,18 @@ class ConsoleBrowserTest {
                 + " r.querySelector('.stage').textContent, r.querySelector('.message').textContent]);");
   }
 
-  /** Each card quota bar of the queue tree: queue, model, allocated and quota, in one step. */
+  /**
+   * Each card quota bar of the queue tree: queue, model, allocated, quota, the model's inventory
+   * and the text shown for it, in one step.
+   */
   @SuppressWarnings("unchecked")
   private List<List<String>> quotaBars() {
     return (List<List<String>>)
         browser.executeScript(
             "return [...document.querySelectorAll('#queue-tree tr[data-queue] .quota-bar')]"
                 + ".map(b => [b.closest('tr').dataset.queue, b.dataset.quota,"
-                + " b.dataset.allocated, b.dataset.limit]);");
+                + " b.dataset.allocated, b.dataset.limit, b.dataset.inventory,"
+                + " b.querySelector('.inventory').textContent]);");
   }
 
   /** Whether, per card model, the node rows of the nodes view add up to the model's row. */
@@ -239,6 +243,23 @@ class ConsoleBrowserTest {
     }
     assertThat(text("#queue-tree tr[data-queue='training'] .quota-bar .bar-label"))
         .endsWith(" / 16 card quota");
+    // Beside each card quota, the cluster's inventory of that model, as /api/nodes counts it.
+    java.util.Map<String, Double> inventory = new java.util.HashMap<>();
+    api(url + "api/nodes")
+        .path("cards")
+        .forEach(c -> inventory.put(c.path("card").asText(), c.path("inventory").asDouble()));
+    assertThat(inventory).isNotEmpty();
+    assertThat(bars)
+        .allSatisfy(
+            bar -> {
+              assertThat(inventory).as("inventory of " + bar.get(1)).containsKey(bar.get(1));
+              double cards = inventory.get(bar.get(1));
+              assertThat(Double.parseDouble(bar.get(4))).as(bar.toString()).isEqualTo(cards);
+              assertThat(bar.get(5)).as(bar.toString()).startsWith("inventory ");
+              assertThat(bar.get(5).endsWith(" (below quota)"))
+                  .as(bar.toString())
+                  .isEqualTo(Double.parseDouble(bar.get(3)) > cards);
+            });
 
     // A reclaim on the demo (inference takes cards back from training): the eviction is on the
     // console with the rule that allowed it, and the victim's pod group shows it, as does why.

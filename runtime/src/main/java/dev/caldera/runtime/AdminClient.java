@@ -8,11 +8,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.caldera.framework.loop.TerminalText;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.MalformedURLException;
 import java.net.URI;
+import java.net.URL;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -24,6 +25,10 @@ import java.util.Map;
  * <p>What the commands print comes from the cluster (names, annotations, messages), so every text
  * of an answer and of an error is made safe for a terminal here, once ({@link TerminalText}): the
  * commands print what they get.
+ *
+ * <p>Through {@link HttpURLConnection}, not {@code java.net.http.HttpClient}: a command makes one
+ * request, and the client's start (its selector thread, and the TLS context it sets up even for
+ * plain HTTP) took about a quarter of a second of {@code caldera why} on two cores.
  */
 final class AdminClient {
 
@@ -32,8 +37,11 @@ final class AdminClient {
   private final String base;
   private final String token;
   private final Duration timeout;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+
+  /** An answer: its status and its body as text. */
+  private record Answer(int statusCode, String body) {}
 
   /** Reads without a token, waiting up to 10 s for an answer. */
   AdminClient(AdminAddress address) {
@@ -58,7 +66,7 @@ final class AdminClient {
 
   /** The JSON at {@code path}; an {@link AdminError} naming the address or the API's error. */
   JsonNode get(String path) throws AdminError {
-    HttpResponse<String> r = send(path);
+    Answer r = send(path, false);
     JsonNode body;
     try {
       body = JSON.readTree(r.body());
@@ -102,7 +110,7 @@ final class AdminClient {
 
   /** The text at {@code path} (e.g. a snapshot's YAML); any answer but 200 is an error. */
   String getText(String path) throws AdminError {
-    HttpResponse<String> r = send(path);
+    Answer r = send(path, false);
     if (r.statusCode() != 200) {
       throw new AdminError(base + path + ": HTTP " + r.statusCode() + ": " + r.body().strip());
     }
@@ -114,7 +122,7 @@ final class AdminClient {
    * error otherwise.
    */
   JsonNode post(String path) throws AdminError {
-    HttpResponse<String> r = send(path, HttpRequest.BodyPublishers.noBody());
+    Answer r = send(path, true);
     JsonNode body;
     try {
       body = JSON.readTree(r.body());
@@ -127,23 +135,46 @@ final class AdminClient {
     return printable(body);
   }
 
-  private HttpResponse<String> send(String path) throws AdminError {
-    return send(path, null);
-  }
-
-  private HttpResponse<String> send(String path, HttpRequest.BodyPublisher post) throws AdminError {
-    HttpRequest.Builder request;
+  private Answer send(String path, boolean post) throws AdminError {
+    URL url;
     try {
-      request = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout);
-      request = post == null ? request.GET() : request.POST(post);
-    } catch (IllegalArgumentException e) {
+      URI uri = URI.create(base + path);
+      if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) {
+        throw new IllegalArgumentException("not http");
+      }
+      url = uri.toURL();
+    } catch (IllegalArgumentException | MalformedURLException e) {
       throw new AdminError("--admin: not a URL: " + base);
     }
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
+    HttpURLConnection c = null;
     try {
-      return http.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      c = (HttpURLConnection) url.openConnection();
+      c.setConnectTimeout(CONNECT_TIMEOUT_MILLIS);
+      c.setReadTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis())));
+      c.setUseCaches(false);
+      c.setInstanceFollowRedirects(false);
+      // One request per command: no connection kept for a retry (a POST must not be sent twice).
+      c.setRequestProperty("Connection", "close");
+      if (token != null) {
+        c.setRequestProperty("Authorization", "Bearer " + token);
+      }
+      if (post) {
+        c.setRequestMethod("POST");
+        // Buffered, not streamed: in streaming mode a 401 leaves no error body to read.
+        c.setDoOutput(true);
+        c.getOutputStream().close();
+      }
+      int status = c.getResponseCode();
+      InputStream in = status >= 400 ? c.getErrorStream() : c.getInputStream();
+      String body;
+      if (in == null) {
+        body = "";
+      } else {
+        try (in) {
+          body = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+      }
+      return new Answer(status, body);
     } catch (IOException e) {
       throw new AdminError(
           "cannot reach the scheduler's admin API at "
@@ -151,9 +182,10 @@ final class AdminClient {
               + " ("
               + e
               + "); is `caldera run` up? (--admin URL or CALDERA_ADMIN_URL)");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AdminError("interrupted");
+    } finally {
+      if (c != null) {
+        c.disconnect();
+      }
     }
   }
 }

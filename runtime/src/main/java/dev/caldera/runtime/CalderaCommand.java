@@ -53,7 +53,9 @@ public final class CalderaCommand implements Runnable {
     widenCommonPool();
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
-    System.exit(commandLine(out, err, args).execute(args));
+    // caldera why, the command people run while they wait, starts without picocli (WhyQuick).
+    java.util.OptionalInt quick = WhyQuick.run(args, out, err);
+    System.exit(quick.isPresent() ? quick.getAsInt() : commandLine(out, err, args).execute(args));
   }
 
   /**

@@ -44,8 +44,7 @@ final class WhyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    int slash = podGroup.indexOf('/');
-    if (slash <= 0 || slash == podGroup.length() - 1 || podGroup.indexOf('/', slash + 1) >= 0) {
+    if (!isPodGroup(podGroup)) {
       throw new ParameterException(
           spec.commandLine(), "expected NAMESPACE/NAME of a pod group, got " + podGroup);
     }
@@ -53,7 +52,17 @@ final class WhyCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--output: expected text or json, got " + output);
     }
-    PrintStream out = parent.out();
+    return ask(admin, podGroup, output, parent.out(), parent.err());
+  }
+
+  /**
+   * Asks for {@code podGroup} (a valid {@code NAMESPACE/NAME}) and prints the answer, as text or
+   * ({@code output} {@code json}) as the API gives it; 1 with an {@code error:} line when the API
+   * cannot answer.
+   */
+  static int ask(
+      AdminAddress admin, String podGroup, String output, PrintStream out, PrintStream err) {
+    int slash = podGroup.indexOf('/');
     JsonNode body;
     try {
       body =
@@ -64,7 +73,7 @@ final class WhyCommand implements Callable<Integer> {
                       + "/"
                       + enc(podGroup.substring(slash + 1)));
     } catch (AdminClient.AdminError e) {
-      parent.err().println("error: " + e.getMessage());
+      err.println("error: " + e.getMessage());
       return 1;
     }
     if (output.equals("json")) {
@@ -73,6 +82,12 @@ final class WhyCommand implements Callable<Integer> {
     }
     out.print(explain(body));
     return 0;
+  }
+
+  /** Whether {@code podGroup} is {@code NAMESPACE/NAME}, both parts non-empty. */
+  static boolean isPodGroup(String podGroup) {
+    int slash = podGroup.indexOf('/');
+    return slash > 0 && slash < podGroup.length() - 1 && podGroup.indexOf('/', slash + 1) < 0;
   }
 
   private static String enc(String s) {

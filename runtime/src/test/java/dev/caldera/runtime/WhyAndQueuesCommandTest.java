@@ -223,6 +223,67 @@ class WhyAndQueuesCommandTest {
   }
 
   @Test
+  void whyQuick_answersAsPicocliDoes_forEveryLineItTakes_andLeavesTheRest() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    String nobody = "http://127.0.0.1:" + port;
+    List<List<String>> taken =
+        List.of(
+            List.of("why", "--admin", url, "ml/train"),
+            List.of("why", "ml/train", "--admin=" + url),
+            List.of("why", "--admin", url, "-o", "json", "llm/chat-a"),
+            List.of("why", "--output=json", "--admin", url, "llm/chat-a"),
+            List.of("why", "--admin", url, "--output", "text", "llm/chat-a"),
+            List.of("why", "--admin", url, "llm/nosuch"),
+            List.of("why", "--admin", nobody, "llm/chat-b"));
+    List<List<String>> left =
+        List.of(
+            List.of("why"),
+            List.of("why", "--help"),
+            List.of("why", "-h"),
+            List.of("why", "--admin", url, "chat-b"),
+            List.of("why", "--admin", url, "-o", "yaml", "llm/chat-a"),
+            List.of("why", "--admin", url, "--stacktrace", "llm/chat-a"),
+            List.of("why", "--admin", url, "--admin", url, "llm/chat-a"),
+            List.of("why", "--admin", "-o", "json", "llm/chat-a"),
+            List.of("why", "--admin", url, "llm/chat-a", "ml/train"),
+            List.of("why", "--admin", url, "@args.txt"),
+            List.of("why", "--admin", url, "-ojson", "llm/chat-a"),
+            List.of("why", "--admin"),
+            List.of("queues", "--admin", url));
+    for (List<String> line : taken) {
+      String[] args = line.toArray(String[]::new);
+      CommandRun picocli = new CommandRun();
+      int expected = picocli.run(args);
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+      java.util.OptionalInt code =
+          WhyQuick.run(
+              args,
+              new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+              new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+      assertThat(code).as(String.join(" ", line)).hasValue(expected);
+      assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8))
+          .as(String.join(" ", line))
+          .isEqualTo(picocli.out());
+      assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+          .as(String.join(" ", line))
+          .isEqualTo(picocli.err());
+    }
+    for (List<String> line : left) {
+      java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+      java.io.PrintStream nowhere =
+          new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(WhyQuick.run(line.toArray(String[]::new), nowhere, nowhere))
+          .as(String.join(" ", line))
+          .isEmpty();
+      assertThat(printed.size()).as(String.join(" ", line)).isZero();
+    }
+  }
+
+  @Test
   void why_withoutANamespace_isAUsageError() {
     CommandRun run = new CommandRun();
     assertThat(run.run("why", "--admin", url, "chat-b")).isEqualTo(2);

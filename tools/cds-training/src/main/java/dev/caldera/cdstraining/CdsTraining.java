@@ -159,6 +159,67 @@ public final class CdsTraining {
                 + step.expectedCode());
   }
 
+  /** What {@code /api/jobs/NS/NAME} answers for a pending pod group, for {@link #trainWhy}. */
+  private static final String JOB_ANSWER =
+      "{\"job\":{\"podGroup\":\"ns/job\",\"queue\":\"q\",\"phase\":\"Pending\",\"minMember\":1,"
+          + "\"waiting\":{\"podGroup\":\"ns/job\",\"queue\":\"q\",\"position\":2,"
+          + "\"blocker\":{\"stage\":\"CARD_QUOTA\",\"action\":\"enqueue\",\"plugin\":\"capacity-card\","
+          + "\"message\":\"m\",\"figures\":[{\"resource\":\"gpu\",\"requested\":2,"
+          + "\"allocated\":1,\"limit\":2,\"limitName\":\"card quota\"}],\"nodeCounts\":{}},"
+          + "\"lastTried\":\"2026-01-01T00:00:00Z\",\"since\":\"2026-01-01T00:00:00Z\"},"
+          + "\"history\":[],\"tasks\":[{\"name\":\"job-0\",\"phase\":\"Pending\",\"node\":\"\","
+          + "\"reason\":\"r\"}],\"evictions\":[]},\"ahead\":[\"ns/first\"]}";
+
+  /**
+   * {@code caldera why}'s own path ({@code WhyQuick}: the admin client, its HTTP connection, the
+   * JSON tree and the text) against a loopback server that answers like the admin API.
+   */
+  private static List<String> trainWhy(PrintStream discard) {
+    com.sun.net.httpserver.HttpServer server;
+    try {
+      server =
+          com.sun.net.httpserver.HttpServer.create(
+              new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+    } catch (IOException e) {
+      return List.of("cannot start the loopback server for why: " + e);
+    }
+    server.createContext(
+        "/api/jobs/",
+        ex -> {
+          byte[] body = JOB_ANSWER.getBytes(StandardCharsets.UTF_8);
+          ex.getResponseHeaders().set("Content-Type", "application/json");
+          ex.sendResponseHeaders(200, body.length);
+          try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    server.start();
+    try {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort();
+      List<String> failures = new ArrayList<>();
+      for (List<String> args :
+          List.of(
+              List.of("why", "--admin", url, "ns/job"),
+              List.of("why", "--admin", url, "-o", "json", "ns/job"))) {
+        java.util.OptionalInt code =
+            (java.util.OptionalInt)
+                call(
+                    "dev.caldera.runtime.WhyQuick",
+                    "run",
+                    new Class<?>[] {String[].class, PrintStream.class, PrintStream.class},
+                    args.toArray(String[]::new),
+                    discard,
+                    discard);
+        if (code.isEmpty() || code.getAsInt() != 0) {
+          failures.add("caldera " + String.join(" ", args) + " exited with " + code);
+        }
+      }
+      return failures;
+    } finally {
+      server.stop(0);
+    }
+  }
+
   /**
    * Runs the training with {@code caldera.home} (the system property bin/caldera sets) as the
    * distribution.
@@ -188,6 +249,7 @@ public final class CdsTraining {
     for (Step step : steps) {
       failures.addAll(run(step, discard));
     }
+    failures.addAll(trainWhy(discard));
     // caldera run also reports on the process's own streams (its status and the cluster's
     // progress), which the build's log does not need.
     PrintStream out = System.out;

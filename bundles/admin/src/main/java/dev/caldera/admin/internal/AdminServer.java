@@ -38,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  *       plain-text index of the API otherwise; {@code GET /api}: that index always.
  *   <li>{@code GET /healthz}: 200 while the loop lives; {@code GET /readyz}: 200 while sessions
  *       run, 503 while scheduling is held (with the reasons).
- *   <li>{@code GET /metrics}: Prometheus text.
+ *   <li>{@code GET /metrics}: Prometheus text, or OpenMetrics for {@code Accept:
+ *       application/openmetrics-text}.
  *   <li>{@code GET /api/plugins}, {@code /api/conf}, {@code /api/policies}, {@code /api/sessions},
  *       {@code /api/evictions}, {@code /api/nodes}, {@code /api/events}, {@code /api/bundles}:
  *       JSON.
@@ -426,6 +427,8 @@ public final class AdminServer implements AutoCloseable {
     body.put("lastSession", insight.lastSession());
     body.put("queues", insight.queues());
     body.put("orphans", insight.orphans());
+    // The cluster's inventory per card model beside the queues' card quotas (the console's bars).
+    body.put("cards", insight.cards());
     return body;
   }
 
@@ -704,7 +707,7 @@ public final class AdminServer implements AutoCloseable {
             "GET /api/sessions   recent sessions (?limit=N)",
             "GET /api/events     recent events (?limit=N)",
             "GET /api/bundles    every bundle",
-            "GET /api/queues     the queue tree: capability, deserved, allocated, pending",
+            "GET /api/queues     the queue tree: capability, deserved, allocated, pending; cards",
             "GET /api/queues/NAME/pending   the queue's pending pod groups in order, with reasons",
             "GET /api/jobs/NS/NAME          a pod group: place in line, blockers, pods, evictions",
             "GET /api/evictions  recent evictions: victim, preemptor, queues, freed, rule (?limit=N)",

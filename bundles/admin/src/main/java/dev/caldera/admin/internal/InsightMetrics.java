@@ -2,6 +2,9 @@ package dev.caldera.admin.internal;
 
 import dev.caldera.api.host.MetricsSource;
 import dev.caldera.framework.loop.QueueInsight;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +15,7 @@ import java.util.TreeMap;
  * Metrics read from the loop's {@link QueueInsight} at each scrape: cards per model and per queue
  * (inventory, allocated, quota, a quota the inventory cannot meet), pending pod groups per queue
  * and blocker stage, and pod groups that can never fit. A family without samples is left out.
+ * Besides these gauges, {@link #pendingTime()}: how long the waiting pod groups have waited.
  */
 final class InsightMetrics implements MetricsSource {
 
@@ -94,6 +98,53 @@ final class InsightMetrics implements MetricsSource {
             + " cluster's inventory.",
         neverFits);
     return out;
+  }
+
+  /** Bounds of the pending-time histogram, in seconds: those of the scheduling latency. */
+  static final double[] PENDING_SECONDS = Metrics.LATENCY_SECONDS;
+
+  /**
+   * {@code caldera_queue_pending_seconds}, a gauge histogram per queue: how long each pod group
+   * that waits after the last session has waited since its creation. Unlike the creation-to-bound
+   * latency, observed only when a pod is bound, it shows the pod groups that have not been placed
+   * (yet, or ever): it is recomputed at each scrape, so its buckets go down as pod groups leave the
+   * line. Null when nothing waits.
+   */
+  HistogramSnapshot pendingTime() {
+    Map<String, List<Double>> ages = insight.pendingSeconds();
+    if (ages.isEmpty()) {
+      return null;
+    }
+    HistogramSnapshot.Builder b =
+        HistogramSnapshot.builder()
+            .gaugeHistogram(true)
+            .name("caldera_queue_pending_seconds")
+            .help(
+                "How long the pod groups waiting after the last session have waited since their"
+                    + " creation, per queue.");
+    ages.forEach(
+        (queue, seconds) -> {
+          double[] bounds = new double[PENDING_SECONDS.length + 1];
+          long[] counts = new long[bounds.length];
+          System.arraycopy(PENDING_SECONDS, 0, bounds, 0, PENDING_SECONDS.length);
+          bounds[PENDING_SECONDS.length] = Double.POSITIVE_INFINITY;
+          double sum = 0;
+          for (double s : seconds) {
+            int i = 0;
+            while (s > bounds[i]) {
+              i++;
+            }
+            counts[i]++;
+            sum += s;
+          }
+          b.dataPoint(
+              HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                  .labels(Labels.of("queue", queue))
+                  .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts))
+                  .sum(sum)
+                  .build());
+        });
+    return b.build();
   }
 
   private static void add(List<Family> out, String name, String help, List<Sample> samples) {

@@ -28,7 +28,8 @@ import java.util.Map;
  * {@code /metrics} through the Prometheus Java client: the JVM's and the process's metrics (heap,
  * GC, threads, CPU, open file descriptors), latency histograms per action and per plugin function,
  * observed after every session, and the loop's and the {@link MetricsSource}s' figures, read at
- * each scrape. Rendered in the Prometheus text format (0.0.4).
+ * each scrape (with the pending-time gauge histogram of {@link InsightMetrics}). Rendered in the
+ * Prometheus text format (0.0.4), or OpenMetrics when the scraper asks for it.
  */
 public final class Metrics {
 
@@ -139,8 +140,12 @@ public final class Metrics {
     List<String> failed = new ArrayList<>();
     for (MetricsSource source : sources) {
       List<MetricsSource.Family> families;
+      MetricSnapshot pending = null;
       try {
         families = source.metrics();
+        if (source instanceof InsightMetrics insight) {
+          pending = insight.pendingTime();
+        }
       } catch (RuntimeException e) {
         failed.add(
             "# metrics of "
@@ -152,6 +157,9 @@ public final class Metrics {
       for (MetricsSource.Family f : families) {
         MetricSnapshot s = snapshot(f);
         all.putIfAbsent(s.getMetadata().getName(), s);
+      }
+      if (pending != null) {
+        all.putIfAbsent(pending.getMetadata().getName(), pending);
       }
     }
     registry.scrape().forEach(s -> all.putIfAbsent(s.getMetadata().getName(), s));

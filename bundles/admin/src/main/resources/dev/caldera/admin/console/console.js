@@ -232,14 +232,30 @@
     );
   }
 
-  /** A quota a plugin keeps of the queue (capacity-card: one card model), allocated vs quota. */
-  function quotaBar(f) {
-    return meter(f.resource, f.allocated, f.limit, f.limitName, {
+  /**
+   * A quota a plugin keeps of the queue (capacity-card: one card model), allocated vs quota, and
+   * beside it the cluster's inventory of the model ({@code inventory}: card name → cards on the
+   * nodes, from /api/queues' cards), marked where the quota is more than the inventory.
+   */
+  function quotaBar(f, inventory) {
+    const row = meter(f.resource, f.allocated, f.limit, f.limitName, {
       class: 'bar-row quota-bar',
       'data-quota': f.resource,
       'data-allocated': String(f.allocated),
       'data-limit': String(f.limit),
     });
+    const has = Object.prototype.hasOwnProperty.call(inventory, f.resource);
+    const inv = has ? inventory[f.resource] : null;
+    row.dataset.inventory = has ? String(inv) : '';
+    const over = has && typeof f.limit === 'number' && f.limit > inv;
+    row.appendChild(
+      el('span', {
+        class: 'inventory' + (over ? ' over-inventory' : ''),
+        title: over ? 'the quota is more than the cluster has of this card model' : null,
+        text: has ? 'inventory ' + number(inv) + (over ? ' (below quota)' : '') : 'inventory unknown',
+      })
+    );
+    return row;
   }
 
   function queueResources(q) {
@@ -274,6 +290,8 @@
     const box = target('queues', res);
     if (!box) return;
     const queues = res.body.queues || [];
+    const inventory = {};
+    for (const c of res.body.cards || []) inventory[c.card] = c.inventory;
     const depth = {};
     const rows = queues.map((q) => {
       depth[q.name] = q.parent && depth[q.parent] !== undefined ? depth[q.parent] + 1 : 0;
@@ -293,7 +311,7 @@
           'td',
           { class: 'bars' },
           ...queueResources(q).map((r) => bar(r, q)),
-          ...(q.quotas || []).map(quotaBar)
+          ...(q.quotas || []).map((f) => quotaBar(f, inventory))
         ),
         el(
           'td',

@@ -255,6 +255,41 @@ class AdminServerTest {
   }
 
   @Test
+  void metrics_givePendingTimePerQueue_asAGaugeHistogramOfTheWaitingPodGroups() throws Exception {
+    start(null);
+
+    // The fake's two waiting pod groups of training have waited 0.3 s and 75 s.
+    assertThat(send(at("/metrics")).body())
+        .contains(
+            "# TYPE caldera_queue_pending_seconds histogram\n",
+            "caldera_queue_pending_seconds_bucket{queue=\"training\",le=\"0.25\"} 0\n",
+            "caldera_queue_pending_seconds_bucket{queue=\"training\",le=\"0.5\"} 1\n",
+            "caldera_queue_pending_seconds_bucket{queue=\"training\",le=\"60.0\"} 1\n",
+            "caldera_queue_pending_seconds_bucket{queue=\"training\",le=\"120.0\"} 2\n",
+            "caldera_queue_pending_seconds_bucket{queue=\"training\",le=\"+Inf\"} 2\n",
+            "caldera_queue_pending_seconds_gcount{queue=\"training\"} 2\n",
+            "caldera_queue_pending_seconds_gsum{queue=\"training\"} 75.3\n");
+    assertThat(
+            send(at("/metrics").header("Accept", "application/openmetrics-text; version=1.0.0"))
+                .body())
+        .contains(
+            "# TYPE caldera_queue_pending_seconds gaugehistogram\n",
+            "caldera_queue_pending_seconds_gcount{queue=\"training\"} 2\n");
+  }
+
+  @Test
+  void queues_carryTheCardInventoryPerModel() throws Exception {
+    start(null);
+
+    JsonNode body = new ObjectMapper().readTree(send(at("/api/queues")).body());
+
+    JsonNode a100 = body.path("cards").get(0);
+    assertThat(a100.path("card").asText()).isEqualTo("NVIDIA-A100");
+    assertThat(a100.path("inventory").asDouble()).isEqualTo(8);
+    assertThat(a100.path("queues").get(0).path("quota").asDouble()).isEqualTo(6);
+  }
+
+  @Test
   void evictions_listTheRecentOnesWithTheirRule() throws Exception {
     start(null);
 

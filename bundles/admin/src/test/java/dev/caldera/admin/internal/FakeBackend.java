@@ -132,6 +132,24 @@ final class FakeBackend implements AdminBackend {
         public Instant lastSession() {
           return at;
         }
+
+        @Override
+        public List<CardModel> cards() {
+          return List.of(
+              new CardModel(
+                  "NVIDIA-A100",
+                  "whole",
+                  8,
+                  6,
+                  2,
+                  1,
+                  List.of(new QueueCards("training", 6, 6, false))));
+        }
+
+        @Override
+        public Map<String, List<Double>> pendingSeconds() {
+          return Map.of("training", List.of(0.3, 75.0));
+        }
       };
 
   @Override

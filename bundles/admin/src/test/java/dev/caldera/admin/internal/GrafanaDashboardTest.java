@@ -76,7 +76,10 @@ class GrafanaDashboardTest {
             "caldera_queue_cards_allocated",
             "caldera_cards_inventory",
             "caldera_pod_scheduling_latency_seconds",
-            "caldera_pending_podgroups");
+            "caldera_pending_podgroups",
+            "caldera_queue_pending_seconds",
+            "caldera_binds_total",
+            "caldera_evictions_total");
     assertThat(dashboard().toString()).contains("jvm_memory_used_bytes");
     for (JsonNode panel : dashboard().get("panels")) {
       assertThat(panel.get("targets")).as(panel.get("title").asText()).isNotEmpty();
@@ -121,6 +124,11 @@ class GrafanaDashboardTest {
       public List<CardModel> cards() {
         return List.of(
             new CardModel("H100", "whole", 8, 6, 2, 1, List.of(new QueueCards("q1", 6, 12, true))));
+      }
+
+      @Override
+      public java.util.Map<String, List<Double>> pendingSeconds() {
+        return base.pendingSeconds();
       }
 
       @Override

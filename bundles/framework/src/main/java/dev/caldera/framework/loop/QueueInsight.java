@@ -56,6 +56,15 @@ public interface QueueInsight {
     return List.of();
   }
 
+  /**
+   * How long the pod groups that wait after the last session have waited: per queue (orphans under
+   * the queue they name), the seconds from each one's creation to that session, by pod group name.
+   * A pod group without a creation time is left out.
+   */
+  default Map<String, List<Double>> pendingSeconds() {
+    return Map.of();
+  }
+
   /** A node: its allocatable resources (Kubernetes units) and its cards. */
   record NodeView(
       String name, Map<String, Double> allocatable, List<dev.caldera.api.info.CardUse> cards) {}

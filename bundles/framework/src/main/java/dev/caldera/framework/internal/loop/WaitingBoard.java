@@ -135,6 +135,30 @@ final class WaitingBoard implements QueueInsight {
   }
 
   @Override
+  public Map<String, List<Double>> pendingSeconds() {
+    Last l = last;
+    if (l == null) {
+      return Map.of();
+    }
+    Map<String, Instant> created = new HashMap<>();
+    for (PodGroup pg : l.snapshot().podGroups()) {
+      created.put(pg.key(), pg.metadata().creationTimestamp());
+    }
+    Map<String, List<Double>> out = new TreeMap<>();
+    for (SessionResult.Waiting w : l.result().waiting()) {
+      Instant c = created.get(w.podGroup());
+      // EPOCH is what a pod group without a creation time gets (ObjectMeta): no age to tell.
+      if (c == null || c.equals(Instant.EPOCH)) {
+        continue;
+      }
+      double seconds = Math.max(0, java.time.Duration.between(c, l.time()).toMillis() / 1000.0);
+      out.computeIfAbsent(w.queue(), q -> new ArrayList<>()).add(seconds);
+    }
+    out.replaceAll((q, v) -> List.copyOf(v));
+    return java.util.Collections.unmodifiableMap(out);
+  }
+
+  @Override
   public synchronized List<Eviction> evictions(int max) {
     List<Eviction> all = new ArrayList<>(evictions);
     return List.copyOf(all.subList(Math.max(0, all.size() - Math.max(0, max)), all.size()));

@@ -63,6 +63,74 @@ class WaitingBoardTest {
   }
 
   @Test
+  void pendingSeconds_givesEachWaitingPodGroupsAgePerQueue_leavingOutOnesWithoutACreationTime() {
+    PodGroup old = group("old", "q-batch", NOW.minusSeconds(90));
+    PodGroup young = group("young", "q-batch", NOW.minusMillis(2500));
+    PodGroup online = group("web", "q-online", NOW.minusSeconds(4));
+    PodGroup ageless = group("ageless", "q-online", null);
+    PodGroup running = group("done", "q-online", NOW.minusSeconds(600));
+    SessionResult result =
+        new SessionResult(
+            "s",
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(),
+            null,
+            List.of(
+                waiting("ai/old", "q-batch"),
+                waiting("ai/young", "q-batch"),
+                waiting("ai/web", "q-online"),
+                waiting("ai/ageless", "q-online")));
+    WaitingBoard board = new WaitingBoard();
+    assertThat(board.pendingSeconds()).isEmpty();
+
+    board.update(
+        new ClusterSnapshot(
+            List.of(),
+            List.of(),
+            List.of(old, young, online, ageless, running),
+            List.of(),
+            null,
+            NOW),
+        result,
+        null,
+        NOW);
+
+    assertThat(board.pendingSeconds())
+        .containsOnlyKeys("q-batch", "q-online")
+        .containsEntry("q-batch", List.of(90.0, 2.5))
+        .containsEntry("q-online", List.of(4.0));
+  }
+
+  private static PodGroup group(String name, String queue, Instant created) {
+    return new PodGroup(
+        new ObjectMeta(name, "ai", null, created, null, null, null, null),
+        queue,
+        1,
+        null,
+        null,
+        null,
+        "Pending",
+        null);
+  }
+
+  private static SessionResult.Waiting waiting(String podGroup, String queue) {
+    return new SessionResult.Waiting(
+        podGroup,
+        queue,
+        1,
+        "Pending",
+        1,
+        Map.of(),
+        true,
+        Blocker.of(Blocker.Stage.ENQUEUE, "its minimum does not fit"));
+  }
+
+  @Test
   void job_listsTheEvictionsItSufferedAndCaused_withTheirRule() {
     PodGroup train =
         new PodGroup(
