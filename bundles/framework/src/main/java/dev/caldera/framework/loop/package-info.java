@@ -6,7 +6,7 @@
  * and keep the last good version.
  */
 @Export
-@Version("1.5.0")
+@Version("1.6.0")
 package dev.caldera.framework.loop;
 
 import org.osgi.annotation.bundle.Export;
