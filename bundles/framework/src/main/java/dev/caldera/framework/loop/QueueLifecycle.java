@@ -179,6 +179,30 @@ public interface QueueLifecycle {
     return new Plan(changes, null);
   }
 
+  /**
+   * The nearest queue above {@code queue} (by {@code spec.parent}) that is not Open, {@code root}
+   * left out as Volcano leaves it out; null when every one is Open. A queue under a Closing or
+   * Closed parent admits no new pod group, as its own closing would (Volcano closes the children of
+   * a closed queue; here they may not have followed yet, or were created under it since).
+   */
+  static dev.caldera.api.info.QueueInfo closedAncestor(
+      dev.caldera.api.info.QueueInfo queue,
+      java.util.function.Function<String, ? extends dev.caldera.api.info.QueueInfo> byName) {
+    Set<String> seen = new HashSet<>();
+    String parent = queue.parent();
+    while (!parent.isEmpty() && !ROOT.equals(parent) && seen.add(parent)) {
+      dev.caldera.api.info.QueueInfo p = byName.apply(parent);
+      if (p == null) {
+        return null;
+      }
+      if (!p.isOpen()) {
+        return p;
+      }
+      parent = p.parent();
+    }
+    return null;
+  }
+
   /** Closing or Closed. */
   private static boolean notOpen(String state) {
     return "Closing".equals(state) || "Closed".equals(state);
