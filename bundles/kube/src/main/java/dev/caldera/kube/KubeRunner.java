@@ -186,7 +186,7 @@ public final class KubeRunner implements AutoCloseable {
               : null;
       BooleanSupplier mayRun = election == null ? () -> true : election::isLeader;
       KubeRunner runner =
-          new KubeRunner(cluster, new Scheduler(registry), () -> conf, period, mayRun);
+          new KubeRunner(cluster, Scheduler.carryingState(registry), () -> conf, period, mayRun);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(

@@ -175,12 +175,12 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
   @Override
   public synchronized Outcome apply(String name, Command command) {
     Queue q = queues.get(name);
-    if (q == null) {
-      return new Outcome(Result.NOT_FOUND, "", "queue " + name + " does not exist");
-    }
     QueueLifecycle.Plan plan = QueueLifecycle.plan(name, command, queues.values());
     if (plan.refused() != null) {
-      return new Outcome(Result.REFUSED, q.state(), plan.refused());
+      return new Outcome(Result.REFUSED, q == null ? "" : q.state(), plan.refused());
+    }
+    if (q == null) {
+      return new Outcome(Result.NOT_FOUND, "", "queue " + name + " does not exist");
     }
     for (QueueLifecycle.Change c : plan.changes()) {
       queues.computeIfPresent(c.queue(), (n, old) -> withState(old, c.state(), c.drain()));

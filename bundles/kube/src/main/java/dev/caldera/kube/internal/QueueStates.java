@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -105,6 +104,11 @@ final class QueueStates {
       }
     }
     Queue q = cache.queue(name);
+    QueueLifecycle.Plan plan = QueueLifecycle.plan(name, command, cache.queues());
+    if (plan.refused() != null) {
+      return new QueueLifecycle.Outcome(
+          QueueLifecycle.Result.REFUSED, q == null ? "" : q.state(), plan.refused());
+    }
     if (q == null) {
       return new QueueLifecycle.Outcome(
           QueueLifecycle.Result.NOT_FOUND, "", "queue " + name + " does not exist");
@@ -114,11 +118,6 @@ final class QueueStates {
           QueueLifecycle.Result.KEPT_BY_VOLCANO,
           q.state(),
           QueueLifecycle.volcanoWay(name, command));
-    }
-    List<Queue> all = cache.queues();
-    QueueLifecycle.Plan plan = QueueLifecycle.plan(name, command, all);
-    if (plan.refused() != null) {
-      return new QueueLifecycle.Outcome(QueueLifecycle.Result.REFUSED, q.state(), plan.refused());
     }
     for (QueueLifecycle.Change c : plan.changes()) {
       Queue target = c.queue().equals(name) ? q : cache.queue(c.queue());
