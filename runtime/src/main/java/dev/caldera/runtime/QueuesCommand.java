@@ -15,7 +15,9 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code caldera queues [NAME]}: the queue tree of a running scheduler (allocated of deserved and
- * capability, pending pod groups), or one queue's line with each pod group's blocker.
+ * capability, pending pod groups, card quotas and guarantees the inventory cannot meet) and the
+ * cards per model (inventory against the sum of the queues' quotas), or one queue's line with each
+ * pod group's blocker.
  */
 @Command(
     name = "queues",
@@ -120,6 +122,16 @@ final class QueuesCommand implements Callable<Integer> {
             .append(String.join(", ", over))
             .append('\n');
       }
+      List<String> guarantees = guaranteesAboveInventory(q, nodes);
+      if (!guarantees.isEmpty()) {
+        sb.append("  ".repeat(d + 1))
+            .append("guarantee above inventory (can never be met): ")
+            .append(String.join(", ", guarantees))
+            .append('\n');
+      }
+    }
+    if (nodes != null && nodes.path("cards").size() > 0) {
+      sb.append('\n').append(inventory(nodes.path("cards")));
     }
     JsonNode orphans = body.path("orphans");
     for (JsonNode o : orphans) {
@@ -127,6 +139,85 @@ final class QueuesCommand implements Callable<Integer> {
           .append(": ")
           .append(o.path("blocker").path("message").asText())
           .append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * The queue's guarantees on a resource that counts cards ({@code nvidia.com/gpu}) that are more
+   * than the cards the nodes have of it, all models counted by it together.
+   */
+  static List<String> guaranteesAboveInventory(JsonNode q, JsonNode nodes) {
+    List<String> out = new ArrayList<>();
+    if (nodes == null) {
+      return out;
+    }
+    Map<String, Double> inventory = new java.util.TreeMap<>();
+    Map<String, java.util.Set<String>> models = new java.util.TreeMap<>();
+    for (JsonNode node : nodes.path("nodes")) {
+      for (JsonNode c : node.path("cards")) {
+        String resource = c.path("resource").asText();
+        if (!resource.isEmpty()) {
+          inventory.merge(resource, c.path("capacity").asDouble(), Double::sum);
+          models
+              .computeIfAbsent(resource, r -> new java.util.TreeSet<>())
+              .add(c.path("card").asText());
+        }
+      }
+    }
+    Iterator<String> names = q.path("guarantee").fieldNames();
+    while (names.hasNext()) {
+      String r = names.next();
+      double guarantee = q.path("guarantee").path(r).asDouble();
+      Double has = inventory.get(r);
+      if (has != null && guarantee > has + 1e-9) {
+        out.add(
+            r
+                + " guarantee "
+                + Blocker.Figure.format(guarantee)
+                + " > "
+                + Blocker.Figure.format(has)
+                + " in the cluster ("
+                + String.join(", ", models.get(r))
+                + ")");
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Per card model: the cluster's inventory against the sum of the queues' card quotas, what pods
+   * hold, and each queue's share ({@code cards} of {@code /api/nodes}).
+   */
+  static String inventory(JsonNode cards) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(
+        String.format(
+            "%-44s %-6s %9s %7s %9s  %s%n",
+            "CARD", "KIND", "INVENTORY", "QUOTAS", "ALLOCATED", "QUEUES (allocated / quota)"));
+    for (JsonNode c : cards) {
+      double quotas = 0;
+      List<String> queues = new ArrayList<>();
+      for (JsonNode q : c.path("queues")) {
+        double quota = q.path("quota").asDouble();
+        quotas += Math.max(0, quota);
+        queues.add(
+            q.path("queue").asText()
+                + " "
+                + Blocker.Figure.format(q.path("allocated").asDouble())
+                + " / "
+                + (quota < 0 ? "no quota" : Blocker.Figure.format(quota)));
+      }
+      double inventory = c.path("inventory").asDouble();
+      sb.append(
+          String.format(
+              "%-44s %-6s %9s %7s %9s  %s%n",
+              c.path("card").asText(),
+              c.path("kind").asText(),
+              Blocker.Figure.format(inventory),
+              Blocker.Figure.format(quotas),
+              Blocker.Figure.format(c.path("allocated").asDouble()),
+              String.join(", ", queues)));
     }
     return sb.toString();
   }

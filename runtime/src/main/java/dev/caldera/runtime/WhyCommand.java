@@ -157,6 +157,13 @@ final class WhyCommand implements Callable<Integer> {
         sb.append('\n');
       }
     }
+    JsonNode holding = job.path("holding");
+    if (holding.size() > 0) {
+      sb.append("held for it:\n");
+      for (JsonNode h : holding) {
+        sb.append("  ").append(h.asText()).append('\n');
+      }
+    }
     JsonNode evictions = job.path("evictions");
     if (evictions.size() > 0) {
       sb.append("evictions:\n");

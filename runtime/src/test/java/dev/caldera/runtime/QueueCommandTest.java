@@ -214,4 +214,18 @@ class QueueCommandTest {
         .isEqualTo(1);
     assertThat(run.err()).isEqualTo("error: queue nosuch does not exist\n");
   }
+
+  @Test
+  void queueCloseOrDrain_ofRoot_isRefusedWithOneClearError() {
+    CommandRun run = new CommandRun();
+
+    assertThat(run.run("queue", "drain", "root", "--admin", url, "--admin-token", TOKEN))
+        .isEqualTo(1);
+
+    assertThat(run.err())
+        .isEqualTo(
+            "error: queue root cannot be drained: every queue is under it; drain its child queues"
+                + " instead\n");
+    assertThat(research().state()).isEqualTo("Open");
+  }
 }

@@ -187,6 +187,23 @@ class WhyAndQueuesCommandTest {
   }
 
   @Test
+  void why_saysWhatIsHeldForThePodGroup() throws Exception {
+    JsonNode body =
+        new ObjectMapper()
+            .readTree(
+                """
+                {"job": {"podGroup": "inference/svc-7", "queue": "serving", "phase": "Inqueue",
+                  "holding": ["holding 2 NVIDIA-H100 on node-3 for inference/svc-7 (freed by evictions for it) until it binds, or for 2 more sessions"]}}
+                """);
+
+    assertThat(WhyCommand.explain(body))
+        .contains(
+            "held for it:\n"
+                + "  holding 2 NVIDIA-H100 on node-3 for inference/svc-7 (freed by evictions for"
+                + " it) until it binds, or for 2 more sessions\n");
+  }
+
+  @Test
   void nodes_printsTheCardsPerModelWithEachQueuesQuota_andPerNodeWhoHoldsThem() {
     CommandRun run = new CommandRun();
     assertThat(run.run("nodes", "--admin", url)).as(run.err()).isZero();
@@ -318,6 +335,45 @@ class WhyAndQueuesCommandTest {
     assertThat(lines)
         .contains(
             "ml/train: queue nosuch does not exist: pod group ml/train is not" + " scheduled");
+  }
+
+  @Test
+  void queues_printsEachCardModelsInventoryAgainstTheSumOfTheQuotas() {
+    CommandRun run = new CommandRun();
+    assertThat(run.run("queues", "--admin", url)).as(run.err()).isZero();
+    assertThat(run.out())
+        .containsPattern(
+            "\nCARD +KIND +INVENTORY +QUOTAS +ALLOCATED  QUEUES \\(allocated / quota\\)\n")
+        .containsPattern("\nNVIDIA-L40S +whole +8 +2 +2  serving 2 / 2\n");
+  }
+
+  @Test
+  void queues_saysAGuaranteeOnACardResourceAboveTheInventory() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    JsonNode queues =
+        json.readTree(
+            """
+            {"queues": [
+              {"name": "training", "parent": "", "state": "Open", "weight": 1, "pending": 0,
+               "guarantee": {"cpu": 10, "nvidia.com/gpu": 12}, "allocated": {}},
+              {"name": "serving", "parent": "", "state": "Open", "weight": 1, "pending": 0,
+               "guarantee": {"nvidia.com/gpu": 8}, "allocated": {}}]}
+            """);
+    JsonNode nodes =
+        json.readTree(
+            """
+            {"cards": [], "nodes": [
+              {"name": "gpu-1", "cards": [{"card": "NVIDIA-H100", "resource": "nvidia.com/gpu",
+                "kind": "whole", "capacity": 8, "allocated": 0}]}]}
+            """);
+
+    String out = QueuesCommand.tree(queues, nodes);
+
+    assertThat(out)
+        .contains(
+            "  guarantee above inventory (can never be met): nvidia.com/gpu guarantee 12 > 8 in"
+                + " the cluster (NVIDIA-H100)\n");
+    assertThat(out.lines().filter(l -> l.contains("guarantee above"))).hasSize(1);
   }
 
   @Test

@@ -51,7 +51,7 @@ class RealClusterFlowsOnMockServerTest {
           .extracting(
               f -> f.getTestIdentifier().getDisplayName() + ": " + describe(f.getException()))
           .isEmpty();
-      assertThat(summary.getTestsSucceededCount()).isEqualTo(3);
+      assertThat(summary.getTestsSucceededCount()).isEqualTo(4);
       assertThat(api.kubectl.pods().inAnyNamespace().list().getItems())
           .as("the suite cleans up its pods")
           .isEmpty();

@@ -163,27 +163,27 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
 
   /**
    * Closes, drains or opens a queue: its {@code status.state} as {@link QueueLifecycle#stateAfter}
-   * says, a drain marked with {@link QueueLifecycle#DRAIN_ANNOTATION} (open removes it). The
-   * following sessions carry it on.
+   * says, a drain marked with {@link QueueLifecycle#DRAIN_ANNOTATION} (open removes it); closing or
+   * draining a queue does the same to the queues under it, and {@code root} is never closed, as
+   * {@link QueueLifecycle#plan} says. The following sessions carry it on.
    */
   @Override
   public synchronized Outcome apply(String name, Command command) {
     Queue q = queues.get(name);
+    QueueLifecycle.Plan plan = QueueLifecycle.plan(name, command, queues.values());
+    if (plan.refused() != null) {
+      return new Outcome(Result.REFUSED, q == null ? "" : q.state(), plan.refused());
+    }
     if (q == null) {
       return new Outcome(Result.NOT_FOUND, "", "queue " + name + " does not exist");
     }
-    String state = QueueLifecycle.stateAfter(q.state(), command);
-    Boolean drain =
-        command == Command.DRAIN ? Boolean.TRUE : command == Command.OPEN ? Boolean.FALSE : null;
-    queues.put(name, withState(q, state, drain));
+    for (QueueLifecycle.Change c : plan.changes()) {
+      queues.computeIfPresent(c.queue(), (n, old) -> withState(old, c.state(), c.drain()));
+    }
     return new Outcome(
         Result.DONE,
-        state,
-        "queue "
-            + name
-            + " is "
-            + state
-            + (command == Command.DRAIN ? "; what runs of it is being evicted" : ""));
+        plan.changes().get(0).state(),
+        QueueLifecycle.done(plan, command, queues.values()));
   }
 
   /**

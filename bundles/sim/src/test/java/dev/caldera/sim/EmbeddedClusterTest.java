@@ -123,6 +123,44 @@ class EmbeddedClusterTest {
   }
 
   @Test
+  void queueCommands_closingAParentClosesItsChildren_rootIsNeverClosed() {
+    var close = dev.caldera.framework.loop.QueueLifecycle.Command.CLOSE;
+    var open = dev.caldera.framework.loop.QueueLifecycle.Command.OPEN;
+    var refused = dev.caldera.framework.loop.QueueLifecycle.Result.REFUSED;
+    EmbeddedCluster c =
+        new EmbeddedCluster(
+            new ClusterState(
+                List.of(node("n1").allocatable("cpu", "4").build()),
+                List.of(),
+                List.of(),
+                List.of(queue("root"), child("team", "root"), child("train", "team")),
+                List.of(),
+                null,
+                null,
+                null),
+            Map.of());
+
+    assertThat(c.apply("root", close).result()).isEqualTo(refused);
+    assertThat(queueOf(c, "root").state()).isEqualTo("Open");
+    assertThat(c.apply("team", close).message())
+        .isEqualTo("queue team is Closing; so is the queue under it: train");
+    assertThat(queueOf(c, "train").state()).isEqualTo("Closing");
+    var child = c.apply("train", open);
+    assertThat(child.result()).isEqualTo(refused);
+    assertThat(child.message())
+        .isEqualTo(
+            "queue train cannot be opened while its parent queue team is Closing: open team"
+                + " first");
+    assertThat(c.apply("team", open).state()).isEqualTo("Open");
+    assertThat(c.apply("train", open).state()).isEqualTo("Open");
+  }
+
+  private static Queue child(String name, String parent) {
+    return new Queue(
+        ObjectMeta.named("", name), 1, null, null, null, null, parent, 0, null, null, null, null);
+  }
+
+  @Test
   void apply_bind_podRunsOnNodeScheduledNow() {
     EmbeddedCluster c = cluster();
     c.snapshot(NOW);

@@ -522,7 +522,8 @@ public final class AdminServer implements AutoCloseable {
   /**
    * {@code POST /api/queues/NAME/close|drain|open}: 200 with the queue's state as requested, 404
    * for no such queue, 409 where Volcano's queue controller keeps the states (the message says what
-   * to run instead), 502 when the cluster refused the write, 503 without a source that offers it.
+   * to run instead) and where the command is refused (closing {@code root}, opening a queue under a
+   * closed parent), 502 when the cluster refused the write, 503 without a source that offers it.
    */
   private Response queueCommand(HttpExchange ex, String path, List<String> segments)
       throws AdminException {
@@ -551,7 +552,7 @@ public final class AdminServer implements AutoCloseable {
         switch (outcome.result()) {
           case DONE -> 200;
           case NOT_FOUND -> 404;
-          case KEPT_BY_VOLCANO -> 409;
+          case KEPT_BY_VOLCANO, REFUSED -> 409;
           case FAILED -> 502;
         };
     if (status != 200) {

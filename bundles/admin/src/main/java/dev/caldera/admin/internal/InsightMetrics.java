@@ -13,9 +13,10 @@ import java.util.TreeMap;
 
 /**
  * Metrics read from the loop's {@link QueueInsight} at each scrape: cards per model and per queue
- * (inventory, allocated, quota, a quota the inventory cannot meet), pending pod groups per queue
- * and blocker stage, and pod groups that can never fit. A family without samples is left out.
- * Besides these gauges, {@link #pendingTime()}: how long the waiting pod groups have waited.
+ * (inventory, allocated, quota, a quota or a guarantee the inventory cannot meet), pending pod
+ * groups per queue and blocker stage, and pod groups that can never fit. A family without samples
+ * is left out. Besides these gauges, {@link #pendingTime()}: how long the waiting pod groups have
+ * waited.
  */
 final class InsightMetrics implements MetricsSource {
 
@@ -48,6 +49,26 @@ final class InsightMetrics implements MetricsSource {
           overInventory.add(new Sample(labels, q.overInventory() ? 1 : 0));
         }
       }
+    }
+    Map<String, Double> cardInventory = new TreeMap<>();
+    for (QueueInsight.NodeView n : insight.nodes()) {
+      for (dev.caldera.api.info.CardUse c : n.cards()) {
+        if (!c.resource().isEmpty()) {
+          cardInventory.merge(c.resource(), c.capacity(), Double::sum);
+        }
+      }
+    }
+    List<Sample> guaranteeOver = new ArrayList<>();
+    for (QueueInsight.QueueView q : insight.queues()) {
+      cardInventory.forEach(
+          (resource, has) -> {
+            Double g = q.guarantee() == null ? null : q.guarantee().get(resource);
+            if (g != null) {
+              guaranteeOver.add(
+                  new Sample(
+                      List.of("queue", q.name(), "resource", resource), g > has + 1e-9 ? 1 : 0));
+            }
+          });
     }
     Map<List<String>, Double> byStage = new TreeMap<>(InsightMetrics::compare);
     for (QueueInsight.QueueView q : insight.queues()) {
@@ -86,6 +107,11 @@ final class InsightMetrics implements MetricsSource {
         "caldera_queue_card_quota_over_inventory",
         "1 where a queue's card quota for a model is more than the cluster's inventory of it.",
         overInventory);
+    add(
+        out,
+        "caldera_queue_card_guarantee_over_inventory",
+        "1 where a queue's guarantee of a card resource is more than the cards of it on the nodes.",
+        guaranteeOver);
     add(
         out,
         "caldera_pending_podgroups",

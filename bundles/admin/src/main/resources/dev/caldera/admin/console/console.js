@@ -492,8 +492,10 @@
         el('td', { class: 'small', text: e.message })
       )
     );
+    const holding = (j.holding || []).map((h) => el('li', { text: h }));
     box.replaceChildren(
       el('h3', { text: j.podGroup + ' · ' + j.phase + ' · ' + place }),
+      ...(holding.length ? [el('ul', { class: 'job-holding' }, ...holding)] : []),
       history.length ? table(['When', 'Blocker'], history) : empty('no blockers recorded'),
       tasks.length ? table(['Pod', 'Phase', 'Node', 'Why it waits'], tasks) : empty('no pods'),
       evictions.length

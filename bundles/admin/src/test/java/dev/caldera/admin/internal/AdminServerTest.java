@@ -140,6 +140,9 @@ class AdminServerTest {
     HttpResponse<String> job = send(at("/api/jobs/ml/train-7"));
     assertThat(job.statusCode()).isEqualTo(200);
     assertThat(job.body()).contains("\"ahead\" : [ \"ml/train-8\" ]", "train-7-0", "history");
+    assertThat(job.body())
+        .as("the capacity held for it")
+        .contains("\"holding\" : [ \"holding 2 NVIDIA-H100 on node-3 for ml/train-7");
     assertThat(send(at("/api/jobs/ml/nope")).statusCode()).isEqualTo(404);
 
     backend.loopRunning = false;
@@ -670,6 +673,13 @@ class AdminServerTest {
       // Built from a queue's or a pod group's name.
       assertThat(get("/api/queues/training/pending").statusCode()).isEqualTo(200);
       assertThat(get("/api/jobs/ml/train-7").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theJobView_listsTheCapacityHeldForThePodGroup() throws Exception {
+      assertThat(resource("console.js"))
+          .contains("const holding = (j.holding || []).map((h) => el('li', { text: h }));")
+          .contains("[el('ul', { class: 'job-holding' }, ...holding)]");
     }
 
     @Test

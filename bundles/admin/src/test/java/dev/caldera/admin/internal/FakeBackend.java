@@ -100,7 +100,11 @@ final class FakeBackend implements AdminBackend {
                   1,
                   waiting("ml/train-7", 2),
                   List.of(new Reason(at, at, blocker)),
-                  List.of(new Task("train-7-0", "Pending", "", "pod group is not ready"))));
+                  List.of(new Task("train-7-0", "Pending", "", "pod group is not ready")),
+                  List.of(),
+                  List.of(
+                      "holding 2 NVIDIA-H100 on node-3 for ml/train-7 (freed by evictions for"
+                          + " it) until it binds, or for 2 more sessions")));
         }
 
         @Override

@@ -205,14 +205,33 @@ public interface QueueInsight {
       Waiting waiting,
       List<Reason> history,
       List<Task> tasks,
-      List<Eviction> evictions) {
+      List<Eviction> evictions,
+      List<String> holding) {
 
     /**
      * @param evictions the recent evictions it suffered (its pods evicted) or caused (for its
      *     pods), oldest first
+     * @param holding the capacity the last session holds for it, freed by evictions for it and kept
+     *     from other jobs until it binds ({@code holding 2 NVIDIA-H100 on node-3 for
+     *     inference/svc-7 (freed by evictions for it) until it binds, or for 2 more sessions}), one
+     *     line per node; empty when nothing is held for it
      */
     public JobView {
       evictions = evictions == null ? List.of() : List.copyOf(evictions);
+      holding = holding == null ? List.of() : List.copyOf(holding);
+    }
+
+    /** A pod group for which nothing is held. */
+    public JobView(
+        String podGroup,
+        String queue,
+        String phase,
+        int minMember,
+        Waiting waiting,
+        List<Reason> history,
+        List<Task> tasks,
+        List<Eviction> evictions) {
+      this(podGroup, queue, phase, minMember, waiting, history, tasks, evictions, List.of());
     }
 
     /** A pod group without evictions. */
@@ -224,7 +243,7 @@ public interface QueueInsight {
         Waiting waiting,
         List<Reason> history,
         List<Task> tasks) {
-      this(podGroup, queue, phase, minMember, waiting, history, tasks, List.of());
+      this(podGroup, queue, phase, minMember, waiting, history, tasks, List.of(), List.of());
     }
   }
 

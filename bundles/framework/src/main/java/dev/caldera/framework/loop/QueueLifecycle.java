@@ -1,5 +1,15 @@
 package dev.caldera.framework.loop;
 
+import dev.caldera.api.model.Queue;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -74,6 +84,166 @@ public interface QueueLifecycle {
         : what;
   }
 
+  /** The queue that holds every other; it is never closed. */
+  String ROOT = "root";
+
+  /**
+   * One queue's change under a command.
+   *
+   * @param queue the queue's name
+   * @param state the {@code status.state} it gets
+   * @param drain whether the drain mark is set (true), removed (false) or left as it is (null)
+   */
+  record Change(String queue, String state, Boolean drain) {}
+
+  /**
+   * What a command does to the queue tree (children by {@code spec.parent}), as Volcano's queue
+   * admission does for hierarchical queues: the {@code root} queue is never closed or drained;
+   * closing a queue closes every queue under it that is not already Closing or Closed, draining one
+   * drains every queue under it; a queue whose parent is Closing or Closed is not opened (opening a
+   * parent leaves its children as they are).
+   *
+   * @param changes the queue named first, then the queues under it, parents before children and
+   *     siblings by name; empty when refused
+   * @param refused why the command is not carried out, or null
+   */
+  record Plan(List<Change> changes, String refused) {
+
+    public Plan {
+      changes = List.copyOf(changes);
+    }
+
+    /** The names of the queues changed besides the first, in order. */
+    public List<String> others() {
+      return changes.stream().skip(1).map(Change::queue).toList();
+    }
+  }
+
+  /** The plan of {@code command} on the existing queue {@code name} among {@code queues}. */
+  static Plan plan(String name, Command command, Collection<Queue> queues) {
+    Map<String, Queue> byName = new TreeMap<>();
+    Map<String, List<String>> children = new TreeMap<>();
+    for (Queue q : queues) {
+      byName.put(q.name(), q);
+    }
+    for (Queue q : byName.values()) {
+      if (!q.parent().isEmpty() && !q.parent().equals(q.name())) {
+        children.computeIfAbsent(q.parent(), p -> new ArrayList<>()).add(q.name());
+      }
+    }
+    Queue queue = byName.get(name);
+    String current = queue == null ? "" : queue.state();
+    if (command == Command.OPEN) {
+      Queue parent = queue == null ? null : byName.get(queue.parent());
+      if (parent != null && !ROOT.equals(parent.name()) && notOpen(parent.state())) {
+        return new Plan(
+            List.of(),
+            "queue "
+                + name
+                + " cannot be opened while its parent queue "
+                + parent.name()
+                + " is "
+                + parent.state()
+                + ": open "
+                + parent.name()
+                + " first");
+      }
+      return new Plan(List.of(new Change(name, "Open", Boolean.FALSE)), null);
+    }
+    if (ROOT.equals(name)) {
+      return new Plan(
+          List.of(),
+          "queue root cannot be "
+              + (command == Command.DRAIN ? "drained" : "closed")
+              + ": every queue is under it; "
+              + command.word()
+              + " its child queues instead");
+    }
+    Boolean drain = command == Command.DRAIN ? Boolean.TRUE : null;
+    List<Change> changes = new ArrayList<>();
+    changes.add(new Change(name, stateAfter(current, command), drain));
+    Set<String> seen = new HashSet<>(List.of(name));
+    Deque<String> todo = new ArrayDeque<>(List.of(name));
+    while (!todo.isEmpty()) {
+      for (String child : children.getOrDefault(todo.poll(), List.of())) {
+        if (!seen.add(child)) {
+          continue;
+        }
+        todo.add(child);
+        String state = byName.get(child).state();
+        if (command == Command.DRAIN || !notOpen(state)) {
+          changes.add(new Change(child, stateAfter(state, command), drain));
+        }
+      }
+    }
+    return new Plan(changes, null);
+  }
+
+  /**
+   * The nearest queue above {@code queue} (by {@code spec.parent}) that is not Open, {@code root}
+   * left out as Volcano leaves it out; null when every one is Open. A queue under a Closing or
+   * Closed parent admits no new pod group, as its own closing would (Volcano closes the children of
+   * a closed queue; here they may not have followed yet, or were created under it since).
+   */
+  static dev.caldera.api.info.QueueInfo closedAncestor(
+      dev.caldera.api.info.QueueInfo queue,
+      java.util.function.Function<String, ? extends dev.caldera.api.info.QueueInfo> byName) {
+    Set<String> seen = new HashSet<>();
+    String parent = queue.parent();
+    while (!parent.isEmpty() && !ROOT.equals(parent) && seen.add(parent)) {
+      dev.caldera.api.info.QueueInfo p = byName.apply(parent);
+      if (p == null) {
+        return null;
+      }
+      if (!p.isOpen()) {
+        return p;
+      }
+      parent = p.parent();
+    }
+    return null;
+  }
+
+  /** Closing or Closed. */
+  private static boolean notOpen(String state) {
+    return "Closing".equals(state) || "Closed".equals(state);
+  }
+
+  /**
+   * The operator's line for a plan carried out: the first queue's state, the queues closed or
+   * drained with it, and for open the children that stay closed.
+   */
+  static String done(Plan plan, Command command, Collection<Queue> queues) {
+    Change first = plan.changes().get(0);
+    StringBuilder sb = new StringBuilder("queue " + first.queue() + " is " + first.state());
+    List<String> others = plan.others();
+    if (!others.isEmpty()) {
+      sb.append(
+              others.size() == 1
+                  ? "; so is the queue under it: "
+                  : "; so are the queues under it: ")
+          .append(String.join(", ", others));
+    }
+    if (command == Command.DRAIN) {
+      sb.append(others.isEmpty() ? "; what runs of it" : "; what runs of them")
+          .append(" is being evicted");
+    }
+    if (command == Command.OPEN) {
+      List<String> closed = new ArrayList<>();
+      for (Queue q : queues) {
+        if (q.parent().equals(first.queue()) && notOpen(q.state())) {
+          closed.add(q.name() + " (" + q.state() + ")");
+        }
+      }
+      closed.sort(null);
+      if (!closed.isEmpty()) {
+        sb.append("; the queues under it stay as they are: ")
+            .append(String.join(", ", closed))
+            .append(" (open each with caldera queue open NAME)");
+      }
+    }
+    return sb.toString();
+  }
+
   /** Applies {@code command} to the queue {@code name}. */
   Outcome apply(String name, Command command);
 
@@ -96,6 +266,11 @@ public interface QueueLifecycle {
     /** Volcano's queue controller keeps the states here: the message says what to run. */
     KEPT_BY_VOLCANO,
     /** The cluster refused or failed the write; the message names the reason. */
-    FAILED
+    FAILED,
+    /**
+     * Not carried out: the {@code root} queue is never closed or drained, and a queue is not opened
+     * under a Closing or Closed parent. The message says why.
+     */
+    REFUSED
   }
 }

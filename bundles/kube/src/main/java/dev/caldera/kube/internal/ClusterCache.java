@@ -450,6 +450,11 @@ public final class ClusterCache {
     return c == null ? new int[3] : c.clone();
   }
 
+  /** The queues that exist on the server, a copy. */
+  synchronized List<Queue> queues() {
+    return List.copyOf(queues.values());
+  }
+
   /** A queue that exists on the server (not the implicit default), or null. */
   synchronized Queue queue(String name) {
     return queues.get(name);

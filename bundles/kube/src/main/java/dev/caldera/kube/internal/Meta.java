@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /** Converts the parts every kind shares: metadata, times, quantities, selectors. */
 final class Meta {
@@ -39,9 +40,23 @@ final class Meta {
         m.getUid(),
         time(m.getCreationTimestamp()),
         time(m.getDeletionTimestamp()),
-        m.getLabels(),
-        m.getAnnotations(),
+        withoutNulls(m.getLabels()),
+        withoutNulls(m.getAnnotations()),
         owners);
+  }
+
+  /**
+   * The map without entries whose value is null: the API server never stores one, but a key written
+   * null through a merge patch is kept so by fabric8's mock server, and one such entry must not
+   * make the object unreadable.
+   */
+  static Map<String, String> withoutNulls(Map<String, String> in) {
+    if (in == null || !in.containsValue(null)) {
+      return in;
+    }
+    Map<String, String> out = new LinkedHashMap<>(in);
+    out.values().removeIf(Objects::isNull);
+    return out;
   }
 
   /** The list, or an empty one for null (a field written as null in JSON). */

@@ -104,6 +104,11 @@ public final class QueueStates {
       }
     }
     Queue q = cache.queue(name);
+    QueueLifecycle.Plan plan = QueueLifecycle.plan(name, command, cache.queues());
+    if (plan.refused() != null) {
+      return new QueueLifecycle.Outcome(
+          QueueLifecycle.Result.REFUSED, q == null ? "" : q.state(), plan.refused());
+    }
     if (q == null) {
       return new QueueLifecycle.Outcome(
           QueueLifecycle.Result.NOT_FOUND, "", "queue " + name + " does not exist");
@@ -114,17 +119,45 @@ public final class QueueStates {
           q.state(),
           QueueLifecycle.volcanoWay(name, command));
     }
-    String state = QueueLifecycle.stateAfter(q.state(), command);
+    for (QueueLifecycle.Change c : plan.changes()) {
+      Queue target = c.queue().equals(name) ? q : cache.queue(c.queue());
+      if (target == null) {
+        continue;
+      }
+      String failed = write(target, c);
+      if (failed != null) {
+        return new QueueLifecycle.Outcome(
+            QueueLifecycle.Result.FAILED,
+            q.state(),
+            "cannot "
+                + command.word()
+                + " queue "
+                + name
+                + (c.queue().equals(name) ? "" : " (writing queue " + c.queue() + " under it)")
+                + ": "
+                + failed);
+      }
+    }
+    return new QueueLifecycle.Outcome(
+        QueueLifecycle.Result.DONE,
+        plan.changes().get(0).state(),
+        QueueLifecycle.done(plan, command, cache.queues()));
+  }
+
+  /** Writes one queue's change (drain mark, then state); null when done, else the reason. */
+  private String write(Queue q, QueueLifecycle.Change change) {
+    String name = q.name();
+    String state = change.state();
     String path = "/apis/" + VolcanoConverter.GROUP + "/" + VolcanoConverter.VERSION + "/queues/";
     Map<String, String> annotations = new HashMap<>(q.metadata().annotations());
     boolean draining = "true".equals(annotations.get(QueueLifecycle.DRAIN_ANNOTATION));
     try {
       // The drain mark first: once the state says Closing, the next session knows to evict.
-      if (command == QueueLifecycle.Command.DRAIN && !draining) {
+      if (Boolean.TRUE.equals(change.drain()) && !draining) {
         ApiRequests.mergePatch(
             client, path + name, annotationPatch(QueueLifecycle.DRAIN_ANNOTATION, "\"true\""));
         annotations.put(QueueLifecycle.DRAIN_ANNOTATION, "true");
-      } else if (command == QueueLifecycle.Command.OPEN
+      } else if (Boolean.FALSE.equals(change.drain())
           && annotations.containsKey(QueueLifecycle.DRAIN_ANNOTATION)) {
         ApiRequests.mergePatch(
             client, path + name, annotationPatch(QueueLifecycle.DRAIN_ANNOTATION, "null"));
@@ -136,22 +169,10 @@ public final class QueueStates {
       }
     } catch (RuntimeException e) {
       informers.resyncQueue(name);
-      return new QueueLifecycle.Outcome(
-          QueueLifecycle.Result.FAILED,
-          q.state(),
-          "cannot " + command.word() + " queue " + name + ": " + ApiErrors.describe(e));
+      return ApiErrors.describe(e);
     }
     cache.putQueue(q.withAnnotations(annotations).withState(state));
-    return new QueueLifecycle.Outcome(
-        QueueLifecycle.Result.DONE,
-        state,
-        "queue "
-            + name
-            + " is "
-            + state
-            + (command == QueueLifecycle.Command.DRAIN
-                ? "; what runs of it is being evicted"
-                : ""));
+    return null;
   }
 
   private static String annotationPatch(String key, String jsonValue) {

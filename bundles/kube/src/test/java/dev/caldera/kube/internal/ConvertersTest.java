@@ -120,6 +120,24 @@ class ConvertersTest {
   }
 
   @Test
+  void queue_withAnAnnotationWrittenNull_isReadWithoutIt() {
+    java.util.Map<String, String> annotations = new java.util.HashMap<>();
+    annotations.put("caldera.dev/drain", null);
+    annotations.put("team", "ml");
+    Queue q =
+        VolcanoConverter.queue(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName("q")
+                .withAnnotations(annotations)
+                .endMetadata()
+                .build());
+    assertThat(q.metadata().annotations()).containsExactly(Map.entry("team", "ml"));
+  }
+
+  @Test
   void queue_readsNumbersWrittenWithoutQuotes_andVolcanosDefaults() {
     Queue q =
         VolcanoConverter.queue(

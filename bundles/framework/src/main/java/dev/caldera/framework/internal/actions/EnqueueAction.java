@@ -5,6 +5,7 @@ import dev.caldera.api.action.ActionSession;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
+import dev.caldera.framework.loop.QueueLifecycle;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -21,6 +22,7 @@ import org.osgi.service.component.annotations.Component;
  * admits a pod group without {@code minResources} even there, because Volcano's admission webhook
  * has already refused to create pod groups in such a queue; Caldera has no webhook, so enqueue is
  * where a new pod group of a closed queue stops (the waiting line says why: {@code QueueClosed}).
+ * Nor does a queue under a Closing or Closed parent ({@link QueueLifecycle#closedAncestor}).
  */
 @Component(service = Action.class)
 public final class EnqueueAction implements Action {
@@ -45,7 +47,9 @@ public final class EnqueueAction implements Action {
       if (seenQueues.add(queue.name())) {
         queues.add(queue);
       }
-      if (job.isPending() && queue.isOpen()) {
+      if (job.isPending()
+          && queue.isOpen()
+          && QueueLifecycle.closedAncestor(queue, session::queue) == null) {
         pendingByQueue
             .computeIfAbsent(queue.name(), q -> new PriorityQueue<>(session::compareJobs))
             .add(job);

@@ -389,10 +389,11 @@ public final class SchedulingLoop {
 
   /**
    * Warnings about an object's setting that cannot be honoured, reported as loop events like the
-   * {@code Invalid...} ones: capacity-card's card quota above the cluster's cards, and a pod group
-   * that can never fit.
+   * {@code Invalid...} ones: capacity-card's card quota or queue guarantee above the cluster's
+   * cards, and a pod group that can never fit.
    */
-  static final Set<String> MIRRORED = Set.of("QuotaAboveInventory", "Inadmissible");
+  static final Set<String> MIRRORED =
+      Set.of("QuotaAboveInventory", "GuaranteeAboveInventory", "Inadmissible");
 
   /** Alternating names and values as an ordered map. */
   static Map<String, String> fields(String... namesAndValues) {

@@ -400,8 +400,23 @@ final class WaitingBoard implements QueueInsight {
             waiting,
             reasons,
             List.copyOf(tasks),
-            evictionsOf(key)));
+            evictionsOf(key),
+            holding(l.result(), key)));
   }
+
+  /** The lines of the last session's {@value #CAPACITY_HELD} events on the pod group. */
+  private static List<String> holding(SessionResult result, String podGroup) {
+    List<String> out = new ArrayList<>();
+    for (SessionResult.Event e : result.events()) {
+      if (CAPACITY_HELD.equals(e.reason()) && podGroup.equals(e.object())) {
+        out.add(e.message());
+      }
+    }
+    return out;
+  }
+
+  /** The reason of the session's event on a pod group for which capacity is held. */
+  static final String CAPACITY_HELD = "CapacityHeld";
 
   private static Map<String, Double> amounts(Map<String, Quantity> quantities) {
     Map<String, Double> out = new TreeMap<>();

@@ -93,8 +93,35 @@ final class EvictionGuard {
 
   /** How many more pods the job may lose ({@link Integer#MAX_VALUE} without a budget). */
   private int budgetLeft(JobInfo job) {
+    BudgetUse use = budgetUse(job);
+    if (use == null || use.left() > 0) {
+      return use == null ? Integer.MAX_VALUE : use.left();
+    }
+    sayOnce(
+        job.uid() + "\u0000budget",
+        job,
+        "Warning",
+        REASON_BUDGET,
+        "not a victim: job " + job.uid() + " has had " + use.spent());
+    return 0;
+  }
+
+  /**
+   * How far a job is into its eviction budget.
+   *
+   * @param left how many more of its pods may be evicted now
+   * @param spent what it has had, as a sentence's end ({@code 1 eviction within 1h, its eviction
+   *     budget (annotation caldera.dev/eviction-budget 1/1h)})
+   */
+  record BudgetUse(int left, String spent) {}
+
+  /**
+   * The job's eviction budget as it stands (evictions remembered within its window and this
+   * session's), or null when it has none. An annotation that does not read is said once.
+   */
+  BudgetUse budgetUse(JobInfo job) {
     if (job == null) {
-      return Integer.MAX_VALUE;
+      return null;
     }
     EvictionRules.Budget budget = rules.budget();
     String source = "configurations evictionBudget";
@@ -119,7 +146,7 @@ final class EvictionGuard {
       }
     }
     if (budget == null) {
-      return Integer.MAX_VALUE;
+      return null;
     }
     if (budget.window().compareTo(longestWindow) > 0) {
       longestWindow = budget.window();
@@ -132,18 +159,9 @@ final class EvictionGuard {
       }
     }
     count += evictedThisSession(job);
-    if (count < budget.evictions()) {
-      return budget.evictions() - count;
-    }
-    sayOnce(
-        job.uid() + "\u0000budget",
-        job,
-        "Warning",
-        REASON_BUDGET,
-        "not a victim: job "
-            + job.uid()
-            + " has had "
-            + count
+    return new BudgetUse(
+        Math.max(0, budget.evictions() - count),
+        count
             + (count == 1 ? " eviction" : " evictions")
             + " within "
             + budget.text().substring(budget.text().indexOf('/') + 1)
@@ -152,7 +170,6 @@ final class EvictionGuard {
             + " "
             + budget
             + ")");
-    return 0;
   }
 
   /**
@@ -257,7 +274,7 @@ final class EvictionGuard {
             "node "
                 + node.name()
                 + " holds "
-                + describe(first.amount())
+                + describe(first.amount(), node)
                 + " for "
                 + first.job()
                 + " (freed by evictions for it)");
@@ -267,10 +284,24 @@ final class EvictionGuard {
   }
 
   static String describe(Resource amount) {
+    return describe(amount, null);
+  }
+
+  /**
+   * {@code amount} in words; a resource that counts cards of a model the node's labels name ({@code
+   * nvidia.com/gpu.product: NVIDIA-H100} beside {@code nvidia.com/gpu}) is named by the model:
+   * {@code 2 NVIDIA-H100}.
+   */
+  static String describe(Resource amount, NodeInfo node) {
+    Map<String, String> labels = node == null ? Map.of() : node.node().metadata().labels();
     List<String> parts = new ArrayList<>();
     for (String name : amount.resourceNames()) {
       if (!"pods".equals(name) && amount.get(name) > 0) {
-        parts.add(Resource.quantity(name, amount.get(name)) + " " + name);
+        String model = labels.get(name + ".product");
+        parts.add(
+            Resource.quantity(name, amount.get(name))
+                + " "
+                + (model == null || model.isBlank() ? name : model));
       }
     }
     return String.join(", ", parts);
@@ -337,7 +368,7 @@ final class EvictionGuard {
           "Normal",
           REASON_HELD,
           "holding "
-              + describe(h.amount())
+              + describe(h.amount(), session.node(h.node()))
               + " on "
               + h.node()
               + " for "

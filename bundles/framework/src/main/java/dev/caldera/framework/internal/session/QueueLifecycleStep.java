@@ -34,7 +34,10 @@ final class QueueLifecycleStep {
    * QueueLifecycle#DRAIN_ANNOTATION} {@code "true"}, state not Open), in job then task key order,
    * as the Eviction API would allow: a pod that a PodDisruptionBudget of its namespace selects is
    * left running once the budget's {@code disruptionsAllowed} is spent, and the queue gets one
-   * event naming the pods held and the budget. Later sessions go on as budgets allow.
+   * event naming the pods held and the budget. A job at its eviction budget (the conf's {@code
+   * evictionBudget} or its {@code caldera.dev/eviction-budget}) loses no more pods than the budget
+   * has left, as with preempt and reclaim, and the queue gets one event naming the job, its budget
+   * and the pods held. Later sessions go on as budgets allow.
    */
   static void drain(SessionImpl session) {
     List<QueueState> draining = new ArrayList<>();
@@ -54,16 +57,26 @@ final class QueueLifecycleStep {
     for (PodDisruptionBudget b : budgets) {
       allowed.put(b, b.disruptionsAllowed());
     }
+    EvictionGuard guard = session.evictionGuard();
     for (QueueState q : draining) {
       Map<String, List<String>> heldBy = new TreeMap<>();
+      Map<String, List<String>> heldByBudget = new TreeMap<>();
+      Map<String, JobState> budgetJobs = new TreeMap<>();
       for (JobState job :
           session.jobMap().values().stream()
               .filter(j -> j.queue().equals(q.name()))
               .sorted(Comparator.comparing(JobState::uid))
               .toList()) {
+        EvictionGuard.BudgetUse use = guard == null ? null : guard.budgetUse(job);
+        int left = use == null ? Integer.MAX_VALUE : use.left();
         for (TaskState t :
             job.taskStates().stream().sorted(Comparator.comparing(TaskState::key)).toList()) {
           if (t.status != TaskStatus.RUNNING && t.status != TaskStatus.BOUND) {
+            continue;
+          }
+          if (left < 1) {
+            heldByBudget.computeIfAbsent(job.uid(), k -> new ArrayList<>()).add(t.key());
+            budgetJobs.put(job.uid(), job);
             continue;
           }
           List<PodDisruptionBudget> matching = matching(budgets, t.pod());
@@ -75,6 +88,7 @@ final class QueueLifecycleStep {
           }
           matching.forEach(b -> allowed.merge(b, -1, Integer::sum));
           session.evict(t, DRAIN);
+          left--;
         }
       }
       heldBy.forEach(
@@ -89,6 +103,23 @@ final class QueueLifecycleStep {
                       + " waits for PodDisruptionBudget "
                       + pdb
                       + " (no disruption allowed now): "
+                      + String.join(", ", pods)
+                      + (pods.size() == 1 ? " keeps" : " keep")
+                      + " running"));
+      heldByBudget.forEach(
+          (uid, pods) ->
+              session.recordEvent(
+                  "Queue",
+                  q.name(),
+                  "Warning",
+                  DRAIN_BLOCKED,
+                  "drain of queue "
+                      + q.name()
+                      + " waits for the eviction budget of job "
+                      + uid
+                      + " (it has had "
+                      + guard.budgetUse(budgetJobs.get(uid)).spent()
+                      + "): "
                       + String.join(", ", pods)
                       + (pods.size() == 1 ? " keeps" : " keep")
                       + " running"));

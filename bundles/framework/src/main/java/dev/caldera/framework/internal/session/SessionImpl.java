@@ -66,6 +66,11 @@ public final class SessionImpl extends SessionState implements ActionSession {
     this.evictionGuard = guard;
   }
 
+  /** The loop's eviction guard, or null when the session runs without one. */
+  EvictionGuard evictionGuard() {
+    return evictionGuard;
+  }
+
   /** Where this session's decisions are applied and recorded. */
   Ledger ledger() {
     return ledger;

@@ -225,8 +225,8 @@ final class WaitingLine {
    * A queue that is not Open: the job's pending pods' requests, what of the queue still runs, and
    * the nothing such a queue admits.
    */
-  private Blocker closed(JobState job, QueueState queue) {
-    String state = queue.queue().state() == null ? "not Open" : queue.queue().state();
+  private Blocker closed(JobState job, QueueState queue, QueueState closedOne) {
+    String state = closedOne.queue().state() == null ? "not Open" : closedOne.queue().state();
     Resource requested = Resource.empty();
     for (TaskState t : job.taskStates()) {
       if (t.status == TaskStatus.PENDING) {
@@ -245,7 +245,14 @@ final class WaitingLine {
     }
     return Blocker.of(
         Blocker.Stage.QUEUE_CLOSED,
-        "queue " + queue.name() + " is " + state + ": it admits no new pod group",
+        closedOne == queue
+            ? "queue " + queue.name() + " is " + state + ": it admits no new pod group"
+            : "queue "
+                + queue.name()
+                + " admits no new pod group: its parent queue "
+                + closedOne.name()
+                + " is "
+                + state,
         Blocker.figures(
             closedFigureNames(requested, running),
             requested,
@@ -265,7 +272,14 @@ final class WaitingLine {
   private Blocker blocker(JobState job) {
     QueueState queue = session.queueMap().get(job.queue());
     if (queue != null && !queue.isOpen()) {
-      return closed(job, queue);
+      return closed(job, queue, queue);
+    }
+    if (queue != null && job.phase == PodGroupPhase.Pending) {
+      dev.caldera.api.info.QueueInfo above =
+          dev.caldera.framework.loop.QueueLifecycle.closedAncestor(queue, session.queueMap()::get);
+      if (above != null) {
+        return closed(job, queue, (QueueState) above);
+      }
     }
     Blocker reported = session.blockers().ofJob(job.uid());
     if (reported != null) {

@@ -190,6 +190,46 @@ class WaitingBoardTest {
   }
 
   @Test
+  void job_saysTheCapacityTheLastSessionHoldsForIt() {
+    PodGroup svc =
+        new PodGroup(
+            ObjectMeta.named("inference", "svc-7"),
+            "serving",
+            1,
+            null,
+            null,
+            null,
+            "Inqueue",
+            null);
+    String held =
+        "holding 2 NVIDIA-H100 on node-3 for inference/svc-7 (freed by evictions for it) until it"
+            + " binds, or for 2 more sessions";
+    SessionResult result =
+        new SessionResult(
+            "s",
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            Map.of(),
+            Map.of(),
+            List.of(
+                new SessionResult.Event(
+                    "PodGroup", "inference/svc-7", "Normal", "CapacityHeld", held),
+                new SessionResult.Event(
+                    "PodGroup", "inference/other", "Normal", "CapacityHeld", "holding ...")),
+            null);
+    WaitingBoard board = new WaitingBoard();
+    board.update(
+        new ClusterSnapshot(List.of(), List.of(), List.of(svc), List.of(), null, NOW),
+        result,
+        null,
+        NOW);
+
+    assertThat(board.job("inference", "svc-7").orElseThrow().holding()).containsExactly(held);
+  }
+
+  @Test
   void history_aBlockerWhoseNumbersOnlyMoved_isNoNewEntry_butShowsTheLatestNumbers() {
     WaitingBoard board = new WaitingBoard();
     PodGroup pg =

@@ -159,7 +159,60 @@ public final class CapacityCardPlugin implements Plugin {
         session.reportQueueQuota(account.queue, figures);
       }
     }
+    warnGuaranteeAboveInventory(session);
     NodeCardsReport.report(session, ledger);
+  }
+
+  /** The reason of the warning about a queue guarantee the cluster's cards cannot meet. */
+  static final String GUARANTEE_ABOVE_INVENTORY = "GuaranteeAboveInventory";
+
+  /**
+   * A queue's {@code spec.guarantee.resource} on a resource that counts cards ({@code
+   * nvidia.com/gpu}, a MIG resource) that is more than the cards of it on all nodes (every model
+   * that resource counts) is a warning on the queue: the guarantee can never be met.
+   */
+  private void warnGuaranteeAboveInventory(Session session) {
+    CardCatalog catalog = ledger.catalog;
+    Map<String, Double> inventory = new java.util.TreeMap<>();
+    Map<String, List<String>> models = new java.util.TreeMap<>();
+    for (int c = 0; c < catalog.size(); c++) {
+      int r = catalog.resource(c);
+      if (r >= 0) {
+        String resource = dev.caldera.api.resource.ResourceNames.nameOf(r);
+        inventory.merge(resource, catalog.inventory(c), Double::sum);
+        models
+            .computeIfAbsent(resource, k -> new ArrayList<>())
+            .add("<" + catalog.name(c) + "> " + Units.cards(catalog.inventory(c)));
+      }
+    }
+    for (dev.caldera.api.info.QueueInfo q : session.queues()) {
+      Map<String, dev.caldera.api.resource.Quantity> guarantee = q.queue().guarantee();
+      if (guarantee == null) {
+        continue;
+      }
+      for (Map.Entry<String, Double> e : inventory.entrySet()) {
+        dev.caldera.api.resource.Quantity g = guarantee.get(e.getKey());
+        if (g == null || g.amount().doubleValue() <= e.getValue() + QuotaChecks.EPS) {
+          continue;
+        }
+        session.recordEvent(
+            "Queue",
+            q.name(),
+            "Warning",
+            GUARANTEE_ABOVE_INVENTORY,
+            "queue <"
+                + q.name()
+                + ">'s guarantee of "
+                + Units.cards(g.amount().doubleValue())
+                + " "
+                + e.getKey()
+                + " is more than the cluster's "
+                + Units.cards(e.getValue())
+                + " ("
+                + String.join(", ", models.get(e.getKey()))
+                + "): it can never be met");
+      }
+    }
   }
 
   /** The reason of the warning about a card quota the cluster's cards cannot meet. */
