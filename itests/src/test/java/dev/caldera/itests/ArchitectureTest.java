@@ -382,6 +382,15 @@ class ArchitectureTest {
           .resideInAPackage("com.sun.net.httpserver..")
           .because("test and build tooling stays out of lib/");
 
+  /** Owner class name → the one method of it that may admit. */
+  static final java.util.Map<String, String> ADMITTING_CODE =
+      java.util.Map.of(
+          "dev.caldera.kube.internal.ClusterCache", "snapshot",
+          "dev.caldera.sim.EmbeddedCluster", "admitNew");
+
+  private static final java.util.Set<String> ADMITTING_METHODS =
+      java.util.Set.of("admit", "withDefaultQueues");
+
   /**
    * Objects are admitted (priorities filled, implicit pod groups and stand-in queues added) in one
    * place per cluster source, when a session's snapshot is taken: {@code ClusterCache.snapshot} for
@@ -391,15 +400,6 @@ class ArchitectureTest {
   @ArchTest
   static final ArchRule admissionHappensOnlyAtSnapshot =
       classes().should(admitOnlyIn(ADMITTING_CODE));
-
-  /** Owner class name → the one method of it that may admit. */
-  static final java.util.Map<String, String> ADMITTING_CODE =
-      java.util.Map.of(
-          "dev.caldera.kube.internal.ClusterCache", "snapshot",
-          "dev.caldera.sim.EmbeddedCluster", "admitNew");
-
-  private static final java.util.Set<String> ADMITTING_METHODS =
-      java.util.Set.of("admit", "withDefaultQueues");
 
   static ArchCondition<JavaClass> admitOnlyIn(java.util.Map<String, String> allowed) {
     return new ArchCondition<>("admit objects only in " + allowed) {
