@@ -16,6 +16,7 @@ import dev.caldera.api.resource.ReadOnlyResource;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.fixture.UsesTheDsl;
+import dev.caldera.itests.fixtures.AdmitsAtLoad;
 import dev.caldera.itests.fixtures.UsesFrameworkInternals;
 import dev.caldera.kube.fixture.AsksTheSimBundle;
 import dev.caldera.kube.fixture.RunsItsOwnLoop;
@@ -229,5 +230,25 @@ class ArchitectureRulesTest {
     assertThat(
             ArchitectureTest.runtimeServesNoHttp.evaluate(classes(ServesHttp.class)).hasViolation())
         .isTrue();
+  }
+
+  @Test
+  void admissionRule_rejectsAdmittingAtLoad_acceptsTheSnapshotsOfBothSources() {
+    assertThat(
+            ArchitectureTest.admissionHappensOnlyAtSnapshot
+                .evaluate(classes(AdmitsAtLoad.class))
+                .getFailureReport()
+                .getDetails())
+        .hasSize(2)
+        .allMatch(d -> d.contains("admission belongs to the snapshot of a cluster source"));
+    assertThat(
+            ArchitectureTest.admissionHappensOnlyAtSnapshot
+                .evaluate(
+                    classes(
+                        dev.caldera.sim.EmbeddedCluster.class,
+                        dev.caldera.kube.internal.ClusterCache.class))
+                .getFailureReport()
+                .getDetails())
+        .isEmpty();
   }
 }

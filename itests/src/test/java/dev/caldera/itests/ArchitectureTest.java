@@ -443,6 +443,51 @@ class ArchitectureTest {
           .resideInAPackage("com.sun.net.httpserver..")
           .because("test and build tooling stays out of lib/");
 
+  /** Owner class name → the one method of it that may admit. */
+  static final java.util.Map<String, String> ADMITTING_CODE =
+      java.util.Map.of(
+          "dev.caldera.kube.internal.ClusterCache", "snapshot",
+          "dev.caldera.sim.EmbeddedCluster", "admitNew");
+
+  private static final java.util.Set<String> ADMITTING_METHODS =
+      java.util.Set.of("admit", "withDefaultQueues");
+
+  /**
+   * Objects are admitted (priorities filled, implicit pod groups and stand-in queues added) in one
+   * place per cluster source, when a session's snapshot is taken: {@code ClusterCache.snapshot} for
+   * Kubernetes, {@code EmbeddedCluster.admitNew} (called by its snapshot and its state) for the
+   * embedded cluster. A scenario's objects reach the scheduler through the latter.
+   */
+  @ArchTest
+  static final ArchRule admissionHappensOnlyAtSnapshot =
+      classes().should(admitOnlyIn(ADMITTING_CODE));
+
+  static ArchCondition<JavaClass> admitOnlyIn(java.util.Map<String, String> allowed) {
+    return new ArchCondition<>("admit objects only in " + allowed) {
+      @Override
+      public void check(JavaClass c, ConditionEvents events) {
+        for (com.tngtech.archunit.core.domain.JavaMethodCall call : c.getMethodCallsFromSelf()) {
+          if (!call.getTargetOwner().getName().equals("dev.caldera.admission.Admission")
+              || !ADMITTING_METHODS.contains(call.getName())) {
+            continue;
+          }
+          String origin = call.getOrigin().getName();
+          if (!origin.equals(allowed.get(c.getName()))) {
+            events.add(
+                SimpleConditionEvent.violated(
+                    c,
+                    c.getName()
+                        + "."
+                        + origin
+                        + " calls Admission."
+                        + call.getName()
+                        + ": admission belongs to the snapshot of a cluster source"));
+          }
+        }
+      }
+    };
+  }
+
   private static com.tngtech.archunit.library.dependencies.SliceAssignment packagesUnder(
       String root) {
     return new com.tngtech.archunit.library.dependencies.SliceAssignment() {

@@ -1,6 +1,7 @@
 package dev.caldera.sim;
 
 import dev.caldera.admission.Admission;
+import dev.caldera.admission.ImplicitGroupNaming;
 import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.extension.VolumeBinding;
 import dev.caldera.api.model.Namespace;
@@ -18,22 +19,48 @@ import dev.caldera.framework.ClusterWriter;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.loop.QueueLifecycle;
 import dev.caldera.sim.internal.Pods;
-import dev.caldera.sim.internal.ScenarioAdmission;
 import dev.caldera.sim.internal.SimulatedVolumes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * The in-memory cluster a scenario runs on: it hands out snapshots and applies each session's
  * decisions the way a real cluster would see them ("Rules of the run" in {@code
  * scenario-format.md}). Nothing else changes between sessions. Thread-safe.
+ *
+ * <p>Objects are admitted ({@link Admission}) where the Kubernetes source admits them: when a
+ * snapshot (or {@link #state()}) is taken, each pod once, the first time it is seen. The implicit
+ * pod groups and stand-in queues admission adds are kept, so that session results can update them.
  */
 public final class EmbeddedCluster implements ClusterSource, ClusterWriter, QueueLifecycle {
 
+  /** The scheduler name whose pods are scheduled by Caldera. */
+  private static final String SCHEDULER_NAME = "volcano";
+
   private static final String GROUP_ANNOTATION = Admission.GROUP_ANNOTATION;
+
+  /**
+   * What admission needs beyond the objects themselves.
+   *
+   * @param preemptionPolicies PriorityClass name → its {@code preemptionPolicy}, for the classes
+   *     that set one
+   * @param hierarchicalQueues whether the capacity plugin runs with {@code enableHierarchy} (an
+   *     open {@code root} queue then stands in when there is none)
+   */
+  public record Rules(Map<String, String> preemptionPolicies, boolean hierarchicalQueues) {
+    /** No preemption policies, flat queues: enough for objects admitted already. */
+    public static final Rules NONE = new Rules(Map.of(), false);
+
+    public Rules {
+      preemptionPolicies = Map.copyOf(Objects.requireNonNull(preemptionPolicies));
+    }
+  }
 
   private final List<Node> nodes;
   private final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -47,9 +74,15 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
   private final SimulatedVolumes volumes;
   private Instant clock = Instant.EPOCH;
   private final Map<String, String> policies;
+  private final Admission admission;
+  private final boolean hierarchicalQueues;
+
+  /** Keys of the pods not admitted yet, in the order they came. */
+  private final Set<String> unadmitted = new LinkedHashSet<>();
 
   /**
-   * @param initial the admitted objects (see {@link Scenario#initialState()})
+   * @param initial the objects (see {@link Scenario#initialState()}), admitted with {@link
+   *     Rules#NONE} at the first snapshot
    * @param metrics node name → usage, for the usage plugin
    */
   public EmbeddedCluster(ClusterState initial, Map<String, NodeMetrics> metrics) {
@@ -62,9 +95,19 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
    */
   public EmbeddedCluster(
       ClusterState initial, Map<String, NodeMetrics> metrics, Map<String, String> policies) {
+    this(initial, metrics, policies, Rules.NONE);
+  }
+
+  /** A cluster whose objects are admitted under {@code rules}. */
+  public EmbeddedCluster(
+      ClusterState initial,
+      Map<String, NodeMetrics> metrics,
+      Map<String, String> policies,
+      Rules rules) {
     this.policies = policies == null ? Map.of() : Map.copyOf(policies);
     this.nodes = initial.nodes();
     initial.pods().forEach(p -> pods.put(p.key(), p));
+    unadmitted.addAll(pods.keySet());
     initial.podGroups().forEach(pg -> podGroups.put(pg.key(), pg));
     initial.queues().forEach(q -> queues.put(q.name(), q));
     this.priorityClasses = initial.priorityClasses();
@@ -73,6 +116,33 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
     this.namespaces = initial.namespaces();
     this.metrics = metrics == null ? Map.of() : Map.copyOf(metrics);
     this.volumes = new SimulatedVolumes(initial.storage());
+    this.admission =
+        new Admission(priorityClasses, rules.preemptionPolicies(), ImplicitGroupNaming.POD_UID);
+    this.hierarchicalQueues = rules.hierarchicalQueues();
+  }
+
+  /**
+   * Admits the pods not seen yet (a pod of this scheduler without a group gets its implicit one,
+   * which joins the pod groups) and stands in the queues Volcano's controllers create. Every object
+   * is admitted once: an admitted pod keeps its priority and group annotation, so admitting it
+   * again would change nothing.
+   */
+  private void admitNew() {
+    if (!unadmitted.isEmpty()) {
+      for (String key : unadmitted) {
+        Pod p = pods.get(key);
+        if (p != null) {
+          pods.put(key, admission.admit(p, SCHEDULER_NAME.equals(p.schedulerName()), podGroups));
+        }
+      }
+      unadmitted.clear();
+    }
+    if (queues.isEmpty() || (hierarchicalQueues && !queues.containsKey(Admission.ROOT_QUEUE))) {
+      for (Queue q :
+          Admission.withDefaultQueues(List.copyOf(queues.values()), hierarchicalQueues)) {
+        queues.putIfAbsent(q.name(), q);
+      }
+    }
   }
 
   /**
@@ -89,9 +159,10 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
   /** A snapshot at {@code now} (scenarios run on their own clock). */
   public synchronized ClusterSnapshot snapshot(Instant now) {
     clock = now;
+    admitNew();
     List<Pod> visible = new ArrayList<>();
     for (Pod p : pods.values()) {
-      if (ScenarioAdmission.SCHEDULER_NAME.equals(p.schedulerName()) || !p.nodeName().isEmpty()) {
+      if (SCHEDULER_NAME.equals(p.schedulerName()) || !p.nodeName().isEmpty()) {
         visible.add(p);
       }
     }
@@ -205,15 +276,17 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
    */
   public synchronized void submit(PodGroup group, List<Pod> groupPods) {
     podGroups.put(group.key(), group);
-    for (Pod p : groupPods) {
-      pods.put(p.key(), p);
-    }
+    submit(groupPods);
   }
 
-  /** Adds pods (of pod groups the cluster holds, as a job controller recreates them). */
+  /**
+   * Adds pods (of pod groups the cluster holds, as a job controller recreates them); the next
+   * snapshot admits them.
+   */
   public synchronized void submit(List<Pod> newPods) {
     for (Pod p : newPods) {
       pods.put(p.key(), p);
+      unadmitted.add(p.key());
     }
   }
 
@@ -247,8 +320,9 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
                         .equals(p.metadata().annotations().get(GROUP_ANNOTATION)));
   }
 
-  /** Every object as it is now. */
+  /** Every object as it is now, admitted as the next snapshot would admit it. */
   public synchronized ClusterState state() {
+    admitNew();
     return new ClusterState(
         nodes,
         List.copyOf(pods.values()),

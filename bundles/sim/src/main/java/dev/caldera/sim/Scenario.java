@@ -16,7 +16,8 @@ import java.util.Map;
  * @param policies policy file name → source text, in file order
  * @param nodeMetrics node name → usage, in file order
  * @param initialState the cluster after admission (priorities filled, implicit pod groups and
- *     default queues added)
+ *     default queues added), as an {@link EmbeddedCluster} holding the file's objects shows them
+ *     before its first session: the embedded cluster's snapshot is where objects are admitted
  * @param expect null when the file has no {@code expect:}
  * @param period how far the clock moves from one session to the next ({@code period:}, zero when
  *     not given: every session sees {@code now})

@@ -14,7 +14,6 @@ import dev.caldera.sim.internal.ExpectationsReader;
 import dev.caldera.sim.internal.Fields;
 import dev.caldera.sim.internal.ObjectsReader;
 import dev.caldera.sim.internal.ScenarioAdmission;
-import dev.caldera.sim.internal.StateBuilder;
 import dev.caldera.sim.internal.YamlTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -139,9 +138,9 @@ public final class ScenarioLoader {
           "sessions",
           "expected a number of sessions from 1 to " + MAX_SESSIONS + ", got " + sessions);
     }
-    StateBuilder state = ObjectsReader.read(source, objects);
-    ScenarioAdmission.admit(state, conf.hierarchyEnabled("capacity"));
-    ClusterState initial = state.build();
+    ClusterState initial =
+        ScenarioAdmission.admitted(
+            ObjectsReader.read(source, objects), conf.hierarchyEnabled("capacity"));
     Instant now = f.time(root.get("now"), "now");
     if (now == null) {
       now = latestTime(initial);
@@ -233,9 +232,9 @@ public final class ScenarioLoader {
       if (!add.isEmpty()) {
         List<JsonNode> all = new ArrayList<>(objects);
         all.addAll(add);
-        StateBuilder merged = ObjectsReader.read(source + ": " + path + ".add", all);
-        ScenarioAdmission.admit(merged, hierarchical);
-        ClusterState state = merged.build();
+        ClusterState state =
+            ScenarioAdmission.admitted(
+                ObjectsReader.read(source + ": " + path + ".add", all), hierarchical);
         for (PodGroup pg : state.podGroups()) {
           if (!initialGroups.contains(pg.key())) {
             groups.add(pg);

@@ -235,6 +235,56 @@ class EmbeddedClusterTest {
   }
 
   @Test
+  void snapshot_admitsAPodSubmittedRaw_priorityOfItsClass_implicitGroupKeptForSessionResults() {
+    ClusterState state =
+        new ClusterState(
+            List.of(node("n1").allocatable("cpu", "4").build()),
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(new PriorityClass("high", 100, false)),
+            null,
+            null,
+            null);
+    EmbeddedCluster c =
+        new EmbeddedCluster(
+            state, Map.of(), Map.of(), new EmbeddedCluster.Rules(Map.of("high", "Never"), true));
+    c.submit(List.of(pod("ns/late").uid("u1").priorityClassName("high").build()));
+
+    ClusterSnapshot s = c.snapshot(NOW);
+
+    Pod late = s.pods().get(0);
+    assertThat(late.priority()).isEqualTo(100);
+    assertThat(late.preemptionPolicy()).isEqualTo("Never");
+    assertThat(late.metadata().annotations())
+        .containsEntry("scheduling.k8s.io/group-name", "podgroup-u1");
+    assertThat(s.podGroups()).extracting(PodGroup::key).containsExactly("ns/podgroup-u1");
+    assertThat(s.queues()).extracting(Queue::name).containsExactly("default", "root");
+    c.apply(
+        result(
+            r ->
+                r.podGroups.put(
+                    "ns/podgroup-u1",
+                    new SessionResult.PodGroupStatus("Inqueue", 0, 0, 0, List.of(), true))));
+    assertThat(c.state().podGroups()).extracting(PodGroup::phase).containsExactly("Inqueue");
+    assertThat(c.snapshot(NOW).pods()).containsExactly(late);
+  }
+
+  @Test
+  void state_beforeAnySnapshot_showsTheObjectsAdmitted() {
+    EmbeddedCluster c = cluster();
+    c.submit(List.of(pod("ns/solo").uid("u2").build()));
+
+    assertThat(c.state().pods())
+        .filteredOn(p -> p.key().equals("ns/solo"))
+        .extracting(p -> p.metadata().annotations().get("scheduling.k8s.io/group-name"))
+        .containsExactly("podgroup-u2");
+    assertThat(c.state().podGroups())
+        .extracting(PodGroup::key)
+        .containsExactly("ns/pg1", "ns/pg2", "ns/podgroup-u2");
+  }
+
+  @Test
   void apply_podGroupStatusAndQueueAllocated_asWritten() {
     EmbeddedCluster c = cluster();
     PodCondition cond = new PodCondition("Unschedulable", "True", "NotEnoughResources", "m");

@@ -1,59 +1,58 @@
 package dev.caldera.sim.internal;
 
 import dev.caldera.admission.Admission;
-import dev.caldera.admission.ImplicitGroupNaming;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
-import dev.caldera.api.model.Queue;
+import dev.caldera.sim.ClusterState;
+import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.ScenarioException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * What a real cluster does to a scenario's objects between {@code kubectl apply} and the scheduler
- * seeing them ({@link Admission}), with the scenario's rules: every pod without a group is its own
- * job ({@link ImplicitGroupNaming#POD_UID}), and a pod naming a pod group that does not exist is an
- * error in the scenario.
+ * A scenario's objects as the scheduler first sees them: the scenario's own rule (a pod naming a
+ * pod group that does not exist is an error in the file) checked here, then admitted by the one
+ * place that admits, the {@link EmbeddedCluster}'s snapshot.
  */
 public final class ScenarioAdmission {
-
-  /** The scheduler name whose pods are scheduled by Caldera. */
-  public static final String SCHEDULER_NAME = "volcano";
 
   private ScenarioAdmission() {}
 
   /**
-   * Admits every object in place.
+   * The objects read, checked, as an embedded cluster holding them shows them before its first
+   * session.
    *
    * @param hierarchical whether the capacity plugin runs with {@code enableHierarchy}
    * @throws ScenarioException when a pod names a pod group that does not exist
    */
-  public static void admit(StateBuilder b, boolean hierarchical) throws ScenarioException {
-    List<Queue> queues = Admission.withDefaultQueues(b.queues, hierarchical);
-    b.queues.clear();
-    b.queues.addAll(queues);
-    Admission admission =
-        new Admission(b.priorityClasses, b.preemptionPolicies, ImplicitGroupNaming.POD_UID);
-    Map<String, PodGroup> groups = new LinkedHashMap<>();
+  public static ClusterState admitted(StateBuilder b, boolean hierarchical)
+      throws ScenarioException {
+    checkGroups(b);
+    return new EmbeddedCluster(
+            b.build(),
+            Map.of(),
+            Map.of(),
+            new EmbeddedCluster.Rules(b.preemptionPolicies, hierarchical))
+        .state();
+  }
+
+  /**
+   * @throws ScenarioException when a pod names a pod group that does not exist
+   */
+  static void checkGroups(StateBuilder b) throws ScenarioException {
+    Set<String> groups = new HashSet<>();
     for (PodGroup pg : b.podGroups) {
-      groups.put(pg.key(), pg);
+      groups.add(pg.key());
     }
-    List<Pod> admitted = new ArrayList<>(b.pods.size());
     for (Pod pod : b.pods) {
       String group = Admission.groupName(pod);
-      if (group != null && !groups.containsKey(pod.namespace() + "/" + group)) {
+      if (group != null && !groups.contains(pod.namespace() + "/" + group)) {
         Fields f = b.podFields.get(pod.key());
         throw f.error(
             "metadata.annotations." + Admission.GROUP_ANNOTATION,
             "pod group " + pod.namespace() + "/" + group + " does not exist");
       }
-      admitted.add(admission.admit(pod, SCHEDULER_NAME.equals(pod.schedulerName()), groups));
     }
-    b.pods.clear();
-    b.pods.addAll(admitted);
-    b.podGroups.clear();
-    b.podGroups.addAll(groups.values());
   }
 }

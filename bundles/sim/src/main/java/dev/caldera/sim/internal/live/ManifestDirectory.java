@@ -59,8 +59,7 @@ public final class ManifestDirectory {
       }
       state.addAll(ObjectsReader.read(file.toString(), objects));
     }
-    ScenarioAdmission.admit(state, false);
-    return state.build();
+    return ScenarioAdmission.admitted(state, false);
   }
 
   private static void flatten(JsonNode doc, List<JsonNode> out) {
