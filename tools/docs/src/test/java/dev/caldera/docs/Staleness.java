@@ -24,7 +24,7 @@ final class Staleness {
       line++;
     }
     return name
-        + " is stale (it was generated from older code; first difference at line "
+        + " is stale (it differs from what the code generates now; first difference at line "
         + (line + 1)
         + ": committed \""
         + (line < a.length ? a[line] : "<end of file>")
