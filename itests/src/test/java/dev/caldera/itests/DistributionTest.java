@@ -261,7 +261,7 @@ class DistributionTest {
 
   /**
    * {@code run} starts with the full tiered JIT, every other command on the first tier only; a tier
-   * option in JAVA_OPTS wins (README, "The JIT compiler").
+   * option in JAVA_OPTS wins (docs/performance.md, "The JIT compiler").
    */
   @Test
   void launcher_startsRunWithTheFullJit_andShortCommandsOnTheFirstTier() throws Exception {

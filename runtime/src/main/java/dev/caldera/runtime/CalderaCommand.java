@@ -60,8 +60,9 @@ public final class CalderaCommand implements Runnable {
 
   /**
    * The subcommands in the order help lists them. picocli reads a command's annotations when it is
-   * added, and reading all of them took about a third of a short command's start (README,
-   * start-up), so {@link #commandLine(PrintStream, PrintStream, String[])} adds only the one named.
+   * added, and reading all of them took about a third of a short command's start
+   * (docs/performance.md, start-up), so {@link #commandLine(PrintStream, PrintStream, String[])}
+   * adds only the one named.
    */
   private static final Map<String, Supplier<Object>> SUBCOMMANDS = subcommands();
 

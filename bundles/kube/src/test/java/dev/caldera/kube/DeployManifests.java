@@ -19,7 +19,7 @@ final class DeployManifests {
 
   static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
-  /** The overlays, one per way of installing (README, "Installing"). */
+  /** The overlays, one per way of installing (docs/kubernetes.md, "Installing"). */
   static final List<String> OVERLAYS = List.of("standalone", "replace-volcano", "beside-volcano");
 
   private DeployManifests() {}

@@ -95,7 +95,7 @@ class KubectlDryRunTest {
         .contains("GET /openapi/v2");
   }
 
-  /** A PluginBundle as README shows it, with {@code extra} added to its spec. */
+  /** A PluginBundle as docs/kubernetes.md shows it, with {@code extra} added to its spec. */
   private static String pluginBundle(String extra) {
     return "apiVersion: caldera.dev/v1alpha1\nkind: PluginBundle\n"
         + "metadata: {name: my-plugin, namespace: caldera-system}\n"

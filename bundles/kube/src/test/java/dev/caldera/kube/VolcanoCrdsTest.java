@@ -40,8 +40,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * status subresource where Volcano has none drops the PodGroup status Volcano's scheduler writes
  * with the whole object). Against the newest release, ours must be the same schema: the same
  * fields, defaults and validations, so a misspelled field is refused and a missing queue defaults
- * as under Volcano. And no file the beside-volcano or replace-volcano install applies (README,
- * "Installing") holds a Volcano CRD or object.
+ * as under Volcano. And no file the beside-volcano or replace-volcano install applies
+ * (docs/kubernetes.md, "Installing") holds a Volcano CRD or object.
  */
 class VolcanoCrdsTest {
 
@@ -179,8 +179,9 @@ class VolcanoCrdsTest {
   }
 
   /**
-   * README's command sequences for the installs beside Volcano apply {@code caldera-crds/} and
-   * their overlay, and never {@code crds/} (Volcano's own CRDs are the ones to keep).
+   * docs/kubernetes.md's command sequences for the installs beside Volcano apply {@code
+   * caldera-crds/} and their overlay, and never {@code crds/} (Volcano's own CRDs are the ones to
+   * keep).
    */
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"**Instead of Volcano's scheduler**", "**Next to Volcano**"})
@@ -209,9 +210,10 @@ class VolcanoCrdsTest {
   private static List<String> readmeApplies(String heading) throws IOException {
     String readme =
         Files.readString(
-            DeployManifests.directory().resolve("../../README.md"), StandardCharsets.UTF_8);
+            DeployManifests.directory().resolve("../../docs/kubernetes.md"),
+            StandardCharsets.UTF_8);
     int at = readme.indexOf("\n" + heading);
-    assertThat(at).as("README has %s", heading).isPositive();
+    assertThat(at).as("docs/kubernetes.md has %s", heading).isPositive();
     int open = readme.indexOf("\n```\n", at);
     int close = readme.indexOf("\n```\n", open + 5);
     Matcher m = Pattern.compile("kubectl apply -k (\\S+)").matcher(readme.substring(open, close));

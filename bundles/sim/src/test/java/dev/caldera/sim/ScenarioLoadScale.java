@@ -4,8 +4,8 @@ import java.nio.file.Path;
 
 /**
  * Times loading a large scenario file, e.g. a snapshot of 10k nodes / 100k pods written by {@code
- * SnapshotScale} (bundles/kube). Not a test: run it by hand (see README, "Trying a change before
- * making it"). {@code ScenarioLoadScale FILE}: one warm-up load, then the measured one.
+ * SnapshotScale} (bundles/kube). Not a test: run it by hand (see docs/what-if.md). {@code
+ * ScenarioLoadScale FILE}: one warm-up load, then the measured one.
  */
 public final class ScenarioLoadScale {
 

@@ -88,13 +88,15 @@ class ImageAsAPodIT {
     String kubeconfig = System.getenv("CALDERA_TEST_KUBECONFIG");
     assumeTrue(
         kubeconfig != null && !kubeconfig.isBlank(),
-        "CALDERA_TEST_KUBECONFIG names no API server (README, the opt-in real-cluster suite)");
+        "CALDERA_TEST_KUBECONFIG names no API server (docs/kubernetes.md, the opt-in real-cluster suite)");
     String unavailable = ContainerRun.unavailable("amd64");
     assumeTrue(unavailable == null, unavailable);
     assumeTrue(
         ContainerRun.succeeds(List.of("kubectl", "version", "--client")), "kubectl not found");
     Path tarball = Path.of("target/caldera-image-amd64.tar");
-    assumeTrue(Files.isRegularFile(tarball), "the amd64 image was not built (README, The image)");
+    assumeTrue(
+        Files.isRegularFile(tarball),
+        "the amd64 image was not built (docs/kubernetes.md, The image)");
     kubectl = new Kubectl(kubeconfig);
 
     installWithoutTheDeployment();

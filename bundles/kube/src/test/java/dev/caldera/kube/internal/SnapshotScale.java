@@ -21,7 +21,7 @@ import java.util.Set;
  * Times {@code caldera snapshot} at scale (issue 20: 10k nodes / 100k pods): the objects an
  * informer cache would hold for such a cluster, as the API server sends them, written as a scenario
  * by the exporter {@code /api/snapshot} and {@code snapshot --kubeconfig} use. Not a test: run it
- * by hand (see README, "Trying a change before making it").
+ * by hand (see docs/what-if.md).
  *
  * <p>{@code SnapshotScale NODES PODS OUT.yaml|OUT.json} (JSON when the name ends in .json): pods in
  * gangs of 4, three quarters running on the nodes, the rest pending; 8 queues.
