@@ -5,9 +5,9 @@ import dev.caldera.api.Plugin;
 import java.util.List;
 
 /**
- * Where the plugin pages get the extension points a plugin uses and what each point means. Today
- * {@link RecordedRegistrations}: what the plugin registers when a session opens. A table of points
- * kept by the framework can replace it without touching the pages' generator.
+ * Where the plugin pages get the extension points a plugin uses and what each point means: {@link
+ * RecordedRegistrations}, what the plugin registers when a session opens, with each point's gates
+ * from the framework's {@code ExtensionTable}.
  */
 interface ExtensionPointSource {
 
@@ -19,4 +19,10 @@ interface ExtensionPointSource {
 
   /** One sentence on what a function of {@code point} decides, as Markdown. */
   String contract(ExtensionPoint<?> point);
+
+  /**
+   * The conf flags of a plugin entry that gate {@code point} (any one of them on lets the plugin's
+   * functions take part), as Markdown; empty when no flag gates it.
+   */
+  String gates(ExtensionPoint<?> point);
 }

@@ -193,12 +193,15 @@ final class PluginPages {
     List<ExtensionPointSource.Registration> registered = points.registrations(plugin);
     out.append("What the plugin registers when a session opens, with ")
         .append(example == null ? "no arguments" : "the arguments " + inline(example))
-        .append(" (other arguments may register less or more: see the meanings above).\n\n");
+        .append(" (other arguments may register less or more: see the meanings above). A function")
+        .append(" takes part only while its point's gate (a flag of the plugin's conf entry, on")
+        .append(" unless it says `false`) is on; \"—\" means no flag gates the point.\n\n");
     if (registered.isEmpty()) {
       out.append("Nothing.\n");
     } else {
-      out.append("| point | function | node-local | contract |\n|---|---|---|---|\n");
+      out.append("| point | function | node-local | gate | contract |\n|---|---|---|---|---|\n");
       for (ExtensionPointSource.Registration r : registered) {
+        String gate = points.gates(r.point());
         out.append("| `")
             .append(r.point().name())
             .append("` | `")
@@ -206,6 +209,8 @@ final class PluginPages {
             .append(r.functions() > 1 ? "` ×" + r.functions() : "`")
             .append(" | ")
             .append(r.nodeLocal() ? "yes" : "")
+            .append(" | ")
+            .append(gate.isEmpty() ? "—" : gate)
             .append(" | ")
             .append(points.contract(r.point()))
             .append(" |\n");

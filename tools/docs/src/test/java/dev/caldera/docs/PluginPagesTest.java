@@ -91,6 +91,6 @@ class PluginPagesTest {
     assertThat(page)
         .contains("| `binpack.weight` | `int` | `1` |")
         .contains("| `binpack.cpu` | `int` | `1` |")
-        .contains("| `nodeOrder` | `NodeOrderFn` | yes |");
+        .contains("| `nodeOrder` | `NodeOrderFn` | yes | `enableNodeOrder` |");
   }
 }

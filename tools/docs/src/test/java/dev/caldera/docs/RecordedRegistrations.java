@@ -3,6 +3,7 @@ package dev.caldera.docs;
 import dev.caldera.api.ClusterInfo;
 import dev.caldera.api.ExtensionPoint;
 import dev.caldera.api.Plugin;
+import dev.caldera.framework.ExtensionTable;
 import dev.caldera.testkit.FakeSession;
 import dev.caldera.testkit.RecordingExtensions;
 import java.io.IOException;
@@ -12,11 +13,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The extension points a plugin registers when it is opened on an empty session (no nodes, queues
  * or jobs; the shipped policies as the cluster's policy sources), and each point's contract from
- * the first sentence of its function type's Javadoc in {@code bundles/api}.
+ * the first sentence of its function type's Javadoc in {@code bundles/api}, and its gates from the
+ * framework's {@link ExtensionTable}, the table sessions dispatch by.
  */
 final class RecordedRegistrations implements ExtensionPointSource {
 
@@ -56,5 +59,13 @@ final class RecordedRegistrations implements ExtensionPointSource {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Override
+  public String gates(ExtensionPoint<?> point) {
+    return ExtensionTable.of(point).gates().stream()
+        .sorted()
+        .map(f -> "`" + f.key() + "`")
+        .collect(Collectors.joining(" or "));
   }
 }

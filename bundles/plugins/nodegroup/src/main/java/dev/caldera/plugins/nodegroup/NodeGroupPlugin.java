@@ -22,6 +22,13 @@ import java.util.Set;
  * #GROUP_LABEL}) by their {@code spec.affinity}. The predicate keeps a queue's tasks on the groups
  * it allows and within the optional per-group limits; the node order prefers required and preferred
  * groups; the event handlers keep each queue's per-group allocation.
+ *
+ * <p>A queue's per-group limits are its annotation {@code volcano.sh/nodegroup-resource-limits}, a
+ * JSON object from group name to a resource list ({@code {"group-a": {"cpu": "8", "memory":
+ * "32Gi"}}}; only the listed resources are limited). It is read as strict JSON by the shared
+ * annotation reader ({@code AnnotationJson} of {@code caldera-api-support}), a repeated key keeping
+ * its last value; an annotation that cannot be read refuses the queue's tasks on every node ({@code
+ * node group resource limit annotation invalid}).
  */
 public final class NodeGroupPlugin implements Plugin {
 

@@ -17,6 +17,15 @@ import java.util.Map;
  * plus the optional {@code sra} part that keeps tasks off nodes with scarce resources, and the
  * optional {@code proportional} predicate that reserves cpu and memory for a node's scarce
  * resources.
+ *
+ * <p>A pod may override the {@code resources} configuration with the annotations {@code
+ * volcano.sh/resource-strategy-scoring-type} ({@code MostAllocated} or {@code LeastAllocated}) and
+ * {@code volcano.sh/resource-strategy-weight}, a JSON object from resource name (or {@code prefix*}
+ * pattern) to weight ({@code {"nvidia.com/gpu": 3, "cpu": 1}}), read by the shared annotation
+ * reader ({@code AnnotationJson} of {@code caldera-api-support}): a weight must be written as an
+ * integer (no fraction, no exponent), and a repeated resource keeps its last weight. Annotations
+ * are pod data, not arguments: one that cannot be read leaves the pod scored with the
+ * configuration.
  */
 public final class ResourceStrategyFitPlugin implements Plugin {
 
