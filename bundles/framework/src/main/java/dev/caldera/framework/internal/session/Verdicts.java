@@ -251,30 +251,24 @@ final class Verdicts {
   }
 
   Status simulatePredicate(CycleState state, TaskInfo task, NodeInfo node) {
-    for (Registered<SimulatePredicateFn> r : simulatePredicate.all()) {
-      Status s = r.fn().check(state, task, node);
-      if (s != null && !s.isSuccess()) {
-        return s.withPlugin(r.plugin());
-      }
-    }
-    return Status.OK;
+    return firstFailure(simulatePredicate, fn -> fn.check(state, task, node));
   }
 
   Status simulateAddTask(
       CycleState state, TaskInfo taskToSchedule, TaskInfo taskToAdd, NodeInfo node) {
-    for (Registered<SimulateAddTaskFn> r : simulateAddTask.all()) {
-      Status s = r.fn().add(state, taskToSchedule, taskToAdd, node);
-      if (s != null && !s.isSuccess()) {
-        return s.withPlugin(r.plugin());
-      }
-    }
-    return Status.OK;
+    return firstFailure(simulateAddTask, fn -> fn.add(state, taskToSchedule, taskToAdd, node));
   }
 
   Status simulateRemoveTask(
       CycleState state, TaskInfo taskToSchedule, TaskInfo taskToRemove, NodeInfo node) {
-    for (Registered<SimulateRemoveTaskFn> r : simulateRemoveTask.all()) {
-      Status s = r.fn().remove(state, taskToSchedule, taskToRemove, node);
+    return firstFailure(
+        simulateRemoveTask, fn -> fn.remove(state, taskToSchedule, taskToRemove, node));
+  }
+
+  /** The first failing answer of every tier's functions, named by its plugin; else OK. */
+  private static <F> Status firstFailure(Tiers<F> tiers, Function<F, Status> call) {
+    for (Registered<F> r : tiers.all()) {
+      Status s = call.apply(r.fn());
       if (s != null && !s.isSuccess()) {
         return s.withPlugin(r.plugin());
       }
