@@ -430,8 +430,9 @@ class ArchitectureTest {
           .allowEmptyShould(true);
 
   /**
-   * The command line serves no HTTP of its own: the admin bundle serves the console and API, and a
-   * stand-in API server (the class data training's) is build tooling that does not ship.
+   * The command line serves no HTTP of its own: the admin bundle serves the console and API, and
+   * the class data training's stand-in API server lives in its own jar (lib/training/), on no
+   * command's class path.
    */
   @ArchTest
   static final ArchRule runtimeServesNoHttp =

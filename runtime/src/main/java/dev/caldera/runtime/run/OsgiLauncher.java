@@ -261,6 +261,7 @@ public final class OsgiLauncher {
           BundleException,
           InvalidSyntaxException,
           ReflectiveOperationException {
+    ConsoleLogFormat.install(false);
     FelixStorage felix = FelixStorage.create(FelixStorage.systemTmp());
     Path storage = felix.dir();
     // The kube bundle prints its progress ("cluster: synced ...") on System.out, which is where
