@@ -236,24 +236,7 @@ class PluginArchetypeIT {
                           sha256))
                   .build())
           .create();
-      Path kubeconfig = tmp.resolve("kubeconfig");
-      Files.writeString(
-          kubeconfig,
-          String.join(
-              "\n",
-              "apiVersion: v1",
-              "kind: Config",
-              "clusters:",
-              "- name: mock",
-              "  cluster: {server: \"" + server.url("/") + "\"}",
-              "users:",
-              "- name: me",
-              "  user: {}",
-              "contexts:",
-              "- name: mock",
-              "  context: {cluster: mock, user: me, namespace: default}",
-              "current-context: mock",
-              ""));
+      Path kubeconfig = MockKubeconfig.write(tmp.resolve("kubeconfig"), server.url("/"));
 
       Path home = RunningCaldera.copyOfDistribution(tmp);
       caldera =

@@ -193,24 +193,7 @@ class SnapshotKubeconfigTest {
     pod("serve-0", "serve", "2", "n1");
     podGroup("huge", "Inqueue");
     pod("huge-0", "huge", "8", null);
-    Path kubeconfig = tmp.resolve("kubeconfig");
-    Files.writeString(
-        kubeconfig,
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: mock",
-            "  cluster: {server: \"" + server.url("/") + "\"}",
-            "users:",
-            "- name: me",
-            "  user: {}",
-            "contexts:",
-            "- name: mock",
-            "  context: {cluster: mock, user: me, namespace: default}",
-            "current-context: mock",
-            ""));
+    Path kubeconfig = MockKubeconfig.write(tmp.resolve("kubeconfig"), server.url("/"));
 
     Path out = tmp.resolve("cluster.yaml");
     Path err = tmp.resolve("err.txt");

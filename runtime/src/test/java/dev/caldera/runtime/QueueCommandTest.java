@@ -7,14 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.caldera.admin.internal.AdminBackend;
 import dev.caldera.admin.internal.AdminServer;
-import dev.caldera.admin.internal.BundleInfo;
-import dev.caldera.admin.internal.PluginInfo;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.Queue;
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.internal.loop.LoopFactory;
 import dev.caldera.framework.loop.QueueLifecycle;
-import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.Scenario;
 import dev.caldera.sim.ScenarioLoader;
@@ -23,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -92,36 +88,11 @@ class QueueCommandTest {
   }
 
   private static AdminBackend backend(LoopFactory.Running running, EmbeddedCluster cluster) {
-    return new AdminBackend() {
-      @Override
-      public Optional<SchedulerMonitor> monitor() {
-        return Optional.of(running.monitor());
-      }
-
+    return new LoopBackend(running) {
       @Override
       public Optional<QueueLifecycle.Outcome> queueCommand(
           String queue, QueueLifecycle.Command command) {
         return Optional.of(cluster.apply(queue, command));
-      }
-
-      @Override
-      public List<PluginInfo> plugins() {
-        return List.of();
-      }
-
-      @Override
-      public List<BundleInfo> bundles() {
-        return List.of();
-      }
-
-      @Override
-      public BundleInfo install(String fileName, byte[] jar) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public BundleInfo uninstall(String name) {
-        throw new UnsupportedOperationException();
       }
     };
   }

@@ -7,12 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.caldera.admin.internal.AdminBackend;
 import dev.caldera.admin.internal.AdminServer;
-import dev.caldera.admin.internal.BundleInfo;
-import dev.caldera.admin.internal.PluginInfo;
 import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.internal.loop.LoopFactory;
 import dev.caldera.framework.loop.QueueInsight;
-import dev.caldera.framework.loop.SchedulerMonitor;
 import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.Scenario;
 import dev.caldera.sim.ScenarioLoader;
@@ -93,35 +90,10 @@ class WhyAndQueuesCommandTest {
   }
 
   private static AdminBackend backend(LoopFactory.Running running) {
-    return new AdminBackend() {
-      @Override
-      public Optional<SchedulerMonitor> monitor() {
-        return Optional.of(running.monitor());
-      }
-
+    return new LoopBackend(running) {
       @Override
       public Optional<QueueInsight> insight() {
         return Optional.of(running.insight());
-      }
-
-      @Override
-      public List<PluginInfo> plugins() {
-        return List.of();
-      }
-
-      @Override
-      public List<BundleInfo> bundles() {
-        return List.of();
-      }
-
-      @Override
-      public BundleInfo install(String fileName, byte[] jar) {
-        throw new UnsupportedOperationException();
-      }
-
-      @Override
-      public BundleInfo uninstall(String name) {
-        throw new UnsupportedOperationException();
       }
     };
   }

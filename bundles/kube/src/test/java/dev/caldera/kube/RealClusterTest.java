@@ -277,6 +277,26 @@ class RealClusterTest {
         .create();
   }
 
+  /** The scheduler's options against the test's server, under {@code identity}. */
+  private static KubeOptions options(String identity) {
+    return KubeOptions.builder()
+        .kubeconfig(kubeconfig)
+        .schedulerName(SCHEDULER)
+        .identity(identity)
+        .metricsInterval(Duration.ZERO)
+        .httpWatches(!onMockServer())
+        .build();
+  }
+
+  /**
+   * Whether Volcano is installed (its bus API group served), so its queue controller keeps the
+   * queues' states. The mock server answers any path: only the APIGroup itself counts.
+   */
+  private static boolean volcanoServed() {
+    io.fabric8.kubernetes.api.model.APIGroup bus = kubectl.getApiGroup("bus.volcano.sh");
+    return bus != null && "bus.volcano.sh".equals(bus.getName());
+  }
+
   private static void deleteNow(String pod) {
     kubectl.pods().inNamespace(NS).withName(pod).withGracePeriod(0).delete();
   }
@@ -292,14 +312,7 @@ class RealClusterTest {
     createPod("gang-0", "gang");
     createPod("gang-1", "gang");
     SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default");
-    KubeOptions options =
-        KubeOptions.builder()
-            .kubeconfig(kubeconfig)
-            .schedulerName(SCHEDULER)
-            .identity("e2e-" + RUN)
-            .metricsInterval(Duration.ZERO)
-            .httpWatches(!onMockServer())
-            .build();
+    KubeOptions options = options("e2e-" + RUN);
     try (KubeCluster cluster = KubeCluster.connect(options)) {
       KubeRunner runner =
           new KubeRunner(
@@ -412,18 +425,8 @@ class RealClusterTest {
         .create();
     createPod("lc-0", "lc");
     SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default");
-    KubeOptions options =
-        KubeOptions.builder()
-            .kubeconfig(kubeconfig)
-            .schedulerName(SCHEDULER)
-            .identity("e2e-lc-" + RUN)
-            .metricsInterval(Duration.ZERO)
-            .httpWatches(!onMockServer())
-            .build();
-    // Volcano installed (its bus API group served): its queue controller keeps the states.
-    // (The mock server answers any path: only the APIGroup itself counts.)
-    io.fabric8.kubernetes.api.model.APIGroup bus = kubectl.getApiGroup("bus.volcano.sh");
-    boolean volcano = bus != null && "bus.volcano.sh".equals(bus.getName());
+    KubeOptions options = options("e2e-lc-" + RUN);
+    boolean volcano = volcanoServed();
     try (KubeCluster cluster = KubeCluster.connect(options);
         KubeRunner runner =
             new KubeRunner(
@@ -521,16 +524,8 @@ class RealClusterTest {
     createPod("bud-0", "bud");
     createPod("bud-1", "bud");
     SchedulerConf conf = SchedulerConf.parse(SchedulerConf.DEFAULT_CONF, "default");
-    KubeOptions options =
-        KubeOptions.builder()
-            .kubeconfig(kubeconfig)
-            .schedulerName(SCHEDULER)
-            .identity("e2e-tree-" + RUN)
-            .metricsInterval(Duration.ZERO)
-            .httpWatches(!onMockServer())
-            .build();
-    io.fabric8.kubernetes.api.model.APIGroup bus = kubectl.getApiGroup("bus.volcano.sh");
-    if (bus != null && "bus.volcano.sh".equals(bus.getName())) {
+    KubeOptions options = options("e2e-tree-" + RUN);
+    if (volcanoServed()) {
       return; // Volcano keeps the states: queueCloseDrainOpen_areWrittenToTheQueuesStatus checks it
     }
     var close = dev.caldera.framework.loop.QueueLifecycle.Command.CLOSE;
@@ -609,15 +604,7 @@ class RealClusterTest {
     List<AutoCloseable> closing = new ArrayList<>();
     try {
       for (String id : List.of("e2e-a-" + RUN, "e2e-b-" + RUN)) {
-        KubeCluster c =
-            KubeCluster.connect(
-                KubeOptions.builder()
-                    .kubeconfig(kubeconfig)
-                    .schedulerName(SCHEDULER)
-                    .identity(id)
-                    .metricsInterval(Duration.ZERO)
-                    .httpWatches(!onMockServer())
-                    .build());
+        KubeCluster c = KubeCluster.connect(options(id));
         LeaderElection e = c.leaderElection(lease);
         KubeRunner r =
             new KubeRunner(

@@ -481,28 +481,7 @@ public final class ClusterCache {
       endBindLocked(key);
       return;
     }
-    putPod(
-        new Pod(
-            p.metadata(),
-            p.schedulerName(),
-            node,
-            p.priority(),
-            p.priorityClassName(),
-            p.preemptionPolicy(),
-            p.nodeSelector(),
-            p.nodeAffinity(),
-            p.podAffinity(),
-            p.podAntiAffinity(),
-            p.tolerations(),
-            p.containers(),
-            p.initContainers(),
-            p.topologySpreadConstraints(),
-            p.overhead(),
-            p.schedulingGates(),
-            p.phase(),
-            p.nominatedNodeName(),
-            p.conditions(),
-            p.volumes()));
+    putPod(p.withStatus(node, p.phase(), p.nominatedNodeName(), p.conditions()));
   }
 
   /** What {@link #claimBind} found. */

@@ -140,18 +140,6 @@ final class ClusterState implements EventHandler {
     return requests.computeIfAbsent(task.uid(), uid -> podRequests.of(pod));
   }
 
-  /** The state of a session node, or null if the session does not list it. */
-  NodeState node(String name) {
-    return byName.get(name);
-  }
-
-  /** The state of a session node, found by its index when the view has one. */
-  NodeState node(NodeInfo info) {
-    countPods();
-    int index = indexOf(info);
-    return index < 0 ? null : nodes.get(index);
-  }
-
   /** The position of a session node in {@link #nodes()}, or -1 if the session does not list it. */
   int indexOf(NodeInfo info) {
     int index = info.index();
