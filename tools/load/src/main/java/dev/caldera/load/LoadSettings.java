@@ -11,6 +11,8 @@ import java.util.Objects;
  *
  * @param nodeSelector the labelled nodes to use, or null to create {@code nodes} fake nodes
  * @param gangSize pods per gang, 0 for plain pods
+ * @param gangPodsTogether whether a gang's pods are created at once (as a job controller creates a
+ *     job's pods) rather than one after the other at the rate
  * @param backlog pods created before the scheduler is launched; 0 for a paced stream
  * @param launch the scheduler's shell command, or null
  * @param schedulerPid the running scheduler's process id, or null
@@ -25,6 +27,7 @@ record LoadSettings(
     double rate,
     Duration duration,
     int gangSize,
+    boolean gangPodsTogether,
     PodShape pod,
     int backlog,
     Duration settle,
@@ -58,7 +61,7 @@ record LoadSettings(
 
   /** The pace of the stream (also for a backlog, where it is not used). */
   PaceSchedule schedule() {
-    return new PaceSchedule(rate);
+    return new PaceSchedule(rate, gangs() && gangPodsTogether ? gangSize : 1);
   }
 
   /** The pods of the run: the backlog, or the stream's pods in whole gangs. */
@@ -74,7 +77,13 @@ record LoadSettings(
     String shape = "cpu " + pod.cpu() + ", memory " + pod.memory();
     String what =
         gangs()
-            ? "gangs of " + gangSize + " pods (" + shape + ") in queue " + queue
+            ? "gangs of "
+                + gangSize
+                + " pods ("
+                + shape
+                + ") in queue "
+                + queue
+                + (gangPodsTogether ? ", each gang's pods at once" : ", one pod after the other")
             : "plain pods (" + shape + ")";
     String when =
         backlogMode()

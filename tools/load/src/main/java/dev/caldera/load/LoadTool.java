@@ -143,6 +143,17 @@ public final class LoadTool implements Callable<Integer> {
   int gangSize;
 
   @Option(
+      names = "--gang-arrival",
+      paramLabel = "together|spread",
+      defaultValue = "together",
+      description =
+          "together: a gang's pods are created at once, at the gang's turn in the stream, as a job"
+              + " controller creates a job's pods (Volcano's creates them in parallel); spread: one"
+              + " pod after the other at the rate, so a gang is complete only when its last pod"
+              + " is due (default: ${DEFAULT-VALUE}).")
+  String gangArrival;
+
+  @Option(
       names = "--plain",
       description = "Plain pods, no pod groups: the same as --gang-size 0 (default: off).")
   boolean plain;
@@ -401,6 +412,13 @@ public final class LoadTool implements Callable<Integer> {
     if (queue.isBlank()) {
       throw usage("--queue: expected a name, got an empty one");
     }
+    boolean gangPodsTogether =
+        switch (gangArrival.toLowerCase(java.util.Locale.ROOT)) {
+          case "together" -> true;
+          case "spread" -> false;
+          default ->
+              throw usage("--gang-arrival: expected together or spread, got '" + gangArrival + "'");
+        };
     boolean json =
         switch (output.toLowerCase(java.util.Locale.ROOT)) {
           case "table" -> false;
@@ -417,6 +435,7 @@ public final class LoadTool implements Callable<Integer> {
         podsPerSecond,
         streamFor,
         gang,
+        gangPodsTogether,
         new PodShape(quantity("--pod-cpu", podCpu), quantity("--pod-memory", podMemory)),
         backlog,
         settleFor,

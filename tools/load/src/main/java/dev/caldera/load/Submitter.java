@@ -1,5 +1,6 @@
 package dev.caldera.load;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -11,11 +12,13 @@ import java.util.function.BooleanSupplier;
 /**
  * Creates a workload's pods on a small pool of worker threads. Paced, the calling thread hands each
  * unit (a gang, or one plain pod) to a worker when it is due, and the worker sends each pod's
- * create request at the pod's own due time ({@link PaceSchedule}): requests go out evenly at the
- * rate, never in bursts followed by idling. A worker that falls behind (the API server answers
- * slowly and every worker is busy) sends the late pods at once, so the stream catches up if it can;
- * the report's achieved rate says whether it did. Unpaced (a backlog), every unit is handed out at
- * once and the workers create as fast as the API server answers.
+ * create request at the pod's own due time ({@link PaceSchedule}): requests go out at the rate,
+ * never in bursts followed by idling. Pods due together (a gang's, when the schedule says so) are
+ * each handed to a worker of their own, so their requests are in flight at once, as a job
+ * controller's are. A worker that falls behind (the API server answers slowly and every worker is
+ * busy) sends the late pods at once, so the stream catches up if it can; the report's achieved rate
+ * says whether it did. Unpaced (a backlog), every unit is handed out at once and the workers create
+ * as fast as the API server answers.
  */
 final class Submitter {
 
@@ -73,7 +76,12 @@ final class Submitter {
           parkUntil(startNanos + schedule.offsetNanos(unit * w.unitSize()) - lead, stop);
         }
         int u = unit;
-        pool.execute(() -> createUnit(u, times, schedule, startNanos, creator, stop));
+        if (schedule != null && w.gangs() && schedule.podsTogether() >= w.unitSize()) {
+          handOutTogether(
+              u, times, startNanos + schedule.offsetNanos(u * w.unitSize()), creator, pool, stop);
+        } else {
+          pool.execute(() -> createUnit(u, times, schedule, startNanos, creator, stop));
+        }
       }
     } finally {
       pool.shutdown();
@@ -82,6 +90,57 @@ final class Submitter {
           pool.shutdownNow();
         }
       }
+    }
+  }
+
+  /**
+   * Creates gang {@code unit}'s pod group on a worker now and, at {@code dueNanos}, hands each of
+   * its pods to a worker of its own; a pod is sent once its group exists.
+   */
+  private static void handOutTogether(
+      int unit,
+      PodTimes times,
+      long dueNanos,
+      Creator creator,
+      ExecutorService pool,
+      BooleanSupplier stop) {
+    Workload w = times.workload();
+    CompletableFuture<Boolean> group =
+        CompletableFuture.supplyAsync(() -> createGroup(unit, times, creator), pool);
+    parkUntil(dueNanos, stop);
+    for (int pod = unit * w.unitSize(); pod < (unit + 1) * w.unitSize(); pod++) {
+      int p = pod;
+      pool.execute(
+          () -> {
+            if (group.join() && !stop.getAsBoolean()) {
+              createPod(p, times, creator);
+            }
+          });
+    }
+  }
+
+  /** Creates gang {@code unit}'s pod group; if it fails, its pods fail (unsent) and false. */
+  private static boolean createGroup(int unit, PodTimes times, Creator creator) {
+    Workload w = times.workload();
+    try {
+      creator.createGroup(unit);
+      return true;
+    } catch (Exception e) {
+      String why = "its pod group " + w.groupName(unit) + ": " + Errors.describe(e);
+      for (int pod = unit * w.unitSize(); pod < (unit + 1) * w.unitSize(); pod++) {
+        times.failed(pod, why);
+      }
+      return false;
+    }
+  }
+
+  private static void createPod(int pod, PodTimes times, Creator creator) {
+    times.sent(pod, System.nanoTime());
+    try {
+      creator.createPod(pod);
+      times.created(pod, System.nanoTime());
+    } catch (Exception e) {
+      times.failed(pod, Errors.describe(e));
     }
   }
 
@@ -94,16 +153,8 @@ final class Submitter {
       BooleanSupplier stop) {
     Workload w = times.workload();
     int first = unit * w.unitSize();
-    if (w.gangs()) {
-      try {
-        creator.createGroup(unit);
-      } catch (Exception e) {
-        String why = "its pod group " + w.groupName(unit) + ": " + Errors.describe(e);
-        for (int pod = first; pod < first + w.unitSize(); pod++) {
-          times.failed(pod, why);
-        }
-        return;
-      }
+    if (w.gangs() && !createGroup(unit, times, creator)) {
+      return;
     }
     for (int pod = first; pod < first + w.unitSize(); pod++) {
       if (schedule != null) {
@@ -112,13 +163,7 @@ final class Submitter {
       if (stop.getAsBoolean()) {
         return;
       }
-      times.sent(pod, System.nanoTime());
-      try {
-        creator.createPod(pod);
-        times.created(pod, System.nanoTime());
-      } catch (Exception e) {
-        times.failed(pod, Errors.describe(e));
-      }
+      createPod(pod, times, creator);
     }
   }
 

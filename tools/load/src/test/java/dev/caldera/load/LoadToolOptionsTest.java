@@ -86,6 +86,15 @@ class LoadToolOptionsTest {
     assertThat(s.workers()).isEqualTo(16);
     assertThat(s.json()).isFalse();
     assertThat(s.workload()).isEqualTo(new Workload(10, 600));
+    assertThat(s.gangPodsTogether()).isTrue();
+    assertThat(s.schedule().offsetNanos(9)).as("a gang's last pod, due with its first").isZero();
+  }
+
+  @Test
+  void gangArrivalSpread_duesEachPodOnItsOwn_andPlainPodsAlwaysAre() {
+    assertThat(settings("--gang-arrival", "spread").schedule().offsetNanos(9))
+        .isEqualTo(90_000_000L);
+    assertThat(settings("--plain").schedule().offsetNanos(9)).isEqualTo(90_000_000L);
   }
 
   @Test
@@ -117,7 +126,10 @@ class LoadToolOptionsTest {
     String help = out.toString(StandardCharsets.UTF_8);
 
     List<String> names = new ArrayList<>();
-    Matcher m = Pattern.compile("(?m)^\\s+(?:-\\w, )?(--[a-z-]+)").matcher(help);
+    // The options' list, not the synopsis above it (whose wrapped lines may start with an option).
+    Matcher m =
+        Pattern.compile("(?m)^\\s+(?:-\\w, )?(--[a-z-]+)")
+            .matcher(help.substring(help.indexOf("  -h, --help")));
     while (m.find()) {
       names.add(m.group(1));
     }
@@ -133,6 +145,7 @@ class LoadToolOptionsTest {
             "--rate",
             "--duration",
             "--gang-size",
+            "--gang-arrival",
             "--plain",
             "--pod-cpu",
             "--pod-memory",
@@ -185,6 +198,8 @@ class LoadToolOptionsTest {
             + " 100m, 2 or 64Mi, got '-1Gi'",
         "--node-selector|pool|caldera load: --node-selector: expected KEY=VALUE, got 'pool'",
         "--output|xml|caldera load: --output: expected table or json, got 'xml'",
+        "--gang-arrival|burst|caldera load: --gang-arrival: expected together or spread, got"
+            + " 'burst'",
         "--backlog|100|caldera load: --backlog needs --launch COMMAND: the scheduler starts after"
             + " the backlog",
         "--scheduler-pid|999999999|caldera load: --scheduler-pid: no process 999999999 is running",

@@ -38,6 +38,19 @@ class PaceScheduleTest {
   }
 
   @Test
+  void podsDueTogether_shareTheirBatchsTime_andBatchesKeepTheRate() {
+    PaceSchedule pace = new PaceSchedule(100, 10);
+
+    for (int pod = 0; pod < 10; pod++) {
+      assertThat(pace.offsetNanos(pod)).as("pod %d of the first gang", pod).isZero();
+    }
+    assertThat(pace.offsetNanos(10)).isEqualTo(100_000_000L);
+    assertThat(pace.offsetNanos(19)).isEqualTo(100_000_000L);
+    assertThat(pace.offsetNanos(5_990)).isEqualTo(59_900_000_000L);
+    assertThatThrownBy(() -> new PaceSchedule(100, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void podsIn_countsThePodsDueBeforeTheEnd() {
     assertThat(new PaceSchedule(100).podsIn(60)).isEqualTo(6_000);
     assertThat(new PaceSchedule(300).podsIn(60)).isEqualTo(18_000);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -52,6 +54,45 @@ class SubmitterTest {
           .as("%s sent after its pod group was created", w.podName(pod))
           .isGreaterThan(creator.groupCreatedAt.get(w.unitOf(pod)));
       assertThat(times.createdAt(pod)).isGreaterThanOrEqualTo(times.sentAt(pod));
+    }
+  }
+
+  @Test
+  void aGangDueTogether_hasAllItsPodsInFlightAtOnce_afterItsGroupAndNotBeforeItsTurn()
+      throws Exception {
+    Workload w = new Workload(4, 3);
+    PodTimes times = new PodTimes(w);
+    PaceSchedule pace = new PaceSchedule(200, 4);
+    ConcurrentHashMap<Integer, CountDownLatch> inFlight = new ConcurrentHashMap<>();
+    List<Integer> sentAlone = new CopyOnWriteArrayList<>();
+    Recording creator =
+        new Recording(w) {
+          @Override
+          public void createPod(int pod) {
+            CountDownLatch gang =
+                inFlight.computeIfAbsent(w.unitOf(pod), u -> new CountDownLatch(w.unitSize()));
+            gang.countDown();
+            // Sent one after the other, a pod would wait here for gang members not yet sent.
+            try {
+              if (!gang.await(10, TimeUnit.SECONDS)) {
+                sentAlone.add(pod);
+              }
+            } catch (InterruptedException e) {
+              sentAlone.add(pod);
+            }
+            super.createPod(pod);
+          }
+        };
+    long start = System.nanoTime();
+
+    new Submitter(8).run(times, pace, start, creator, () -> false);
+
+    assertThat(sentAlone).isEmpty();
+    assertThat(times.createdCount()).isEqualTo(12);
+    for (int pod = 0; pod < w.pods(); pod++) {
+      long gangDue = start + pace.offsetNanos(w.unitOf(pod) * w.unitSize());
+      assertThat(times.sentAt(pod)).isGreaterThanOrEqualTo(gangDue);
+      assertThat(times.sentAt(pod)).isGreaterThan(creator.groupCreatedAt.get(w.unitOf(pod)));
     }
   }
 

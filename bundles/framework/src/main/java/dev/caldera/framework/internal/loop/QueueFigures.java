@@ -27,10 +27,8 @@ record QueueFigures(
 
   /** The figures of {@code snapshot} once {@code result} is applied. */
   static QueueFigures of(ClusterSnapshot snapshot, SessionResult result) {
-    Map<String, String> queueOfGroup = new HashMap<>();
-    for (PodGroup pg : snapshot.podGroups()) {
-      queueOfGroup.put(pg.key(), pg.queue().isEmpty() ? DEFAULT_QUEUE : pg.queue());
-    }
+    // Built at the first pending pod: a session after which no pod waits needs no queue of a group.
+    Map<String, String> queueOfGroup = null;
     Set<String> bound = new HashSet<>();
     result.binds().forEach(b -> bound.add(b.pod()));
     result.evictions().forEach(e -> bound.add(e.pod()));
@@ -46,6 +44,9 @@ record QueueFigures(
       String group = p.metadata().annotations().get(PodFacts.GROUP_NAME);
       if (group == null || bound.contains(p.key())) {
         continue;
+      }
+      if (queueOfGroup == null) {
+        queueOfGroup = queueOfGroups(snapshot);
       }
       String queue = queueOfGroup.get(p.namespace() + "/" + group);
       if (queue != null && pending.containsKey(queue)) {
@@ -67,6 +68,14 @@ record QueueFigures(
       }
     }
     return new QueueFigures(pending, allocated, deserved, capability);
+  }
+
+  private static Map<String, String> queueOfGroups(ClusterSnapshot snapshot) {
+    Map<String, String> queueOfGroup = new HashMap<>();
+    for (PodGroup pg : snapshot.podGroups()) {
+      queueOfGroup.put(pg.key(), pg.queue().isEmpty() ? DEFAULT_QUEUE : pg.queue());
+    }
+    return queueOfGroup;
   }
 
   /** No queue known yet. */

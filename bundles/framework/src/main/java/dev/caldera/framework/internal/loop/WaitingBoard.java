@@ -42,7 +42,11 @@ final class WaitingBoard implements QueueInsight {
       new LinkedHashMap<>() {
         @Override
         protected boolean removeEldestEntry(Map.Entry<String, Deque<Reason>> eldest) {
-          return size() > JOBS_REMEMBERED;
+          if (size() > JOBS_REMEMBERED) {
+            lastTried.remove(eldest.getKey());
+            return true;
+          }
+          return false;
         }
       };
   private final Map<String, Instant> lastTried = new HashMap<>();
@@ -75,7 +79,6 @@ final class WaitingBoard implements QueueInsight {
           lastTried.put(w.podGroup(), time);
         }
       }
-      lastTried.keySet().retainAll(history.keySet());
       for (SessionResult.Eviction e : result.evictions()) {
         evictions.addLast(view(e, time));
         if (evictions.size() > EVICTIONS_REMEMBERED) {
@@ -178,7 +181,8 @@ final class WaitingBoard implements QueueInsight {
   private static boolean same(Blocker a, Blocker b) {
     return a.stage() == b.stage()
         && a.plugin().equals(b.plugin())
-        && withoutNumbers(a.message()).equals(withoutNumbers(b.message()));
+        && (a.message().equals(b.message())
+            || withoutNumbers(a.message()).equals(withoutNumbers(b.message())));
   }
 
   private static final java.util.regex.Pattern NUMBER =
