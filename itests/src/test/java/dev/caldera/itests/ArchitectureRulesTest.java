@@ -29,6 +29,7 @@ import dev.caldera.plugins.fixture.ParsesItsOwnAffinity;
 import dev.caldera.runtime.fixture.ServesHttp;
 import dev.caldera.runtime.fixture.UsesTheTestKit;
 import dev.caldera.sim.fixture.AsksTheKubeBundle;
+import dev.caldera.sim.internal.AdmitsWhileReading;
 import dev.caldera.support.fixture.SupportUsingTheFramework;
 import dev.caldera.support.json.AnnotationJson;
 import org.junit.jupiter.api.Test;
@@ -250,5 +251,23 @@ class ArchitectureRulesTest {
                 .getFailureReport()
                 .getDetails())
         .isEmpty();
+  }
+
+  @Test
+  void readersRule_rejectsAReaderThatTakesTheEmbeddedClustersState_acceptsTheLoader() {
+    assertThat(
+            ArchitectureTest.readersOfObjectsNeverAdmit
+                .evaluate(classes(AdmitsWhileReading.class))
+                .hasViolation())
+        .isTrue();
+    assertThat(
+            ArchitectureTest.readersOfObjectsNeverAdmit
+                .evaluate(
+                    classes(
+                        dev.caldera.sim.ScenarioLoader.class,
+                        dev.caldera.sim.internal.StateBuilder.class,
+                        dev.caldera.sim.internal.live.ManifestDirectory.class))
+                .hasViolation())
+        .isFalse();
   }
 }

@@ -463,6 +463,36 @@ class ArchitectureTest {
   static final ArchRule admissionHappensOnlyAtSnapshot =
       classes().should(admitOnlyIn(ADMITTING_CODE));
 
+  /**
+   * The code that reads scenario files and manifests into objects: the loader, the manifest
+   * directory and the readers of {@code dev.caldera.sim.internal}.
+   */
+  static final com.tngtech.archunit.base.DescribedPredicate<JavaClass> READERS_OF_OBJECTS =
+      com.tngtech.archunit.base.DescribedPredicate.describe(
+          "read scenario files or manifests",
+          c ->
+              c.getPackageName().equals("dev.caldera.sim.internal")
+                  || c.getName().equals("dev.caldera.sim.ScenarioLoader")
+                  || c.getName().equals("dev.caldera.sim.internal.live.ManifestDirectory"));
+
+  /**
+   * Reading a scenario or a manifest keeps the objects as written: the readers may hand them to an
+   * {@code EmbeddedCluster} but never take its snapshot or state, which would admit them at load
+   * (as the loader once did to fill {@code Scenario.initialState}).
+   */
+  @ArchTest
+  static final ArchRule readersOfObjectsNeverAdmit =
+      noClasses()
+          .that(READERS_OF_OBJECTS)
+          .should()
+          .callMethodWhere(
+              com.tngtech.archunit.base.DescribedPredicate.describe(
+                  "the target is EmbeddedCluster.snapshot or EmbeddedCluster.state",
+                  call ->
+                      call.getTargetOwner().getName().equals("dev.caldera.sim.EmbeddedCluster")
+                          && java.util.Set.of("snapshot", "state").contains(call.getName())))
+          .because("objects are admitted at a session's snapshot, not when a file is read");
+
   static ArchCondition<JavaClass> admitOnlyIn(java.util.Map<String, String> allowed) {
     return new ArchCondition<>("admit objects only in " + allowed) {
       @Override

@@ -57,18 +57,6 @@ class PolicyScenariosTest {
     if (s.policies() != null && !s.policies().isEmpty()) {
       return s;
     }
-    return new Scenario(
-        s.file(),
-        s.name(),
-        s.description(),
-        s.now(),
-        s.conf(),
-        shipped,
-        s.nodeMetrics(),
-        s.initialState(),
-        s.sessions(),
-        s.expect(),
-        s.period(),
-        s.timeline());
+    return s.withPolicies(shipped);
   }
 }

@@ -220,14 +220,14 @@ class SnapshotKubeconfigTest {
     assertThat(p.exitValue()).as(errors).isZero();
 
     Scenario snapshot = ScenarioLoader.load(out);
-    assertThat(snapshot.initialState().nodes())
+    assertThat(snapshot.objects().nodes())
         .extracting(n -> n.metadata().name())
         .containsExactly("n1", "n2");
-    assertThat(snapshot.initialState().queues()).extracting(q -> q.name()).contains("team");
-    assertThat(snapshot.initialState().podGroups())
+    assertThat(snapshot.objects().queues()).extracting(q -> q.name()).contains("team");
+    assertThat(snapshot.objects().podGroups())
         .extracting(pg -> pg.key())
         .containsExactlyInAnyOrder("ml/serve", "ml/huge");
-    assertThat(snapshot.initialState().pods())
+    assertThat(snapshot.objects().pods())
         .extracting(pod -> pod.key() + "@" + pod.nodeName())
         .containsExactlyInAnyOrder("ml/serve-0@n1", "ml/huge-0@");
     // Nothing was written to the cluster: the pending pod is still unbound there.

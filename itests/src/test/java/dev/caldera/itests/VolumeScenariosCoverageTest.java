@@ -87,7 +87,7 @@ class VolumeScenariosCoverageTest {
       }
       assertThat(nodeorder).as("%s scores nodes with nodeorder", s.name()).isTrue();
       boolean forbidden = false;
-      for (Pod pod : s.initialState().pods()) {
+      for (Pod pod : s.objects().pods()) {
         if (pod.nodeName().isEmpty() && pod.nodeAffinity() != null) {
           String bound = s.expect().bind() == null ? null : s.expect().bind().get(pod.key());
           for (PreferredSchedulingTerm t : pod.nodeAffinity().preferred()) {

@@ -330,7 +330,7 @@ final class BenchCommand implements Callable<Integer> {
     private final Instant now;
 
     ScenarioTarget(Scenario s) {
-      this.cluster = new EmbeddedCluster(s.initialState(), s.nodeMetrics(), s.policies());
+      this.cluster = s.cluster();
       this.now = s.now();
     }
 

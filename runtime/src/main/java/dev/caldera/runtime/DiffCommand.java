@@ -130,20 +130,7 @@ final class DiffCommand implements Callable<Integer> {
     Scenario s = ScenarioLoader.load(file, replay);
     // The policy plugin's debug events name the rule behind each eviction and each pod spared,
     // which the diff shows beside a changed eviction; they add events, never decisions.
-    Scenario scenario =
-        new Scenario(
-            s.file(),
-            s.name(),
-            s.description(),
-            s.now(),
-            withPolicyDebug(s.conf()),
-            s.policies(),
-            s.nodeMetrics(),
-            s.initialState(),
-            s.sessions(),
-            s.expect(),
-            s.period(),
-            s.timeline());
+    Scenario scenario = s.withConf(withPolicyDebug(s.conf()));
     // A fresh registry per run: plugin factories keep state across sessions.
     return new ScenarioRunner(Plugins.registry()).run(scenario);
   }

@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -384,7 +385,8 @@ final class PolicyCommand implements Runnable {
       }
       Session session =
           SessionViews.open(
-              new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics())
+              new EmbeddedCluster(
+                      scenario.objects(), scenario.nodeMetrics(), Map.of(), scenario.rules())
                   .snapshot(scenario.now()));
       SessionPolicyContext context = new SessionPolicyContext(session);
       if (subjects.reclaim != null) {

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -52,7 +53,8 @@ class QueueCommandTest {
     JsonNode conf = yaml.readTree(file.toFile()).path("conf");
     Path confFile = tmp.resolve("scheduler.conf");
     Files.writeString(confFile, yaml.writeValueAsString(conf));
-    cluster = new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics());
+    cluster =
+        new EmbeddedCluster(scenario.objects(), scenario.nodeMetrics(), Map.of(), scenario.rules());
     loop =
         LoopFactory.start(
             new LoopFactory.Options(

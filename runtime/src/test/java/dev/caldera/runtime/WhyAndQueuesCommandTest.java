@@ -48,8 +48,7 @@ class WhyAndQueuesCommandTest {
     JsonNode conf = yaml.readTree(file.toFile()).path("conf");
     Path confFile = tmp.resolve("scheduler.conf");
     Files.writeString(confFile, yaml.writeValueAsString(conf));
-    EmbeddedCluster cluster =
-        new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics(), scenario.policies());
+    EmbeddedCluster cluster = scenario.cluster();
     loop =
         LoopFactory.start(
             new LoopFactory.Options(

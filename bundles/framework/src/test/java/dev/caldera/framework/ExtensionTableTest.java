@@ -52,9 +52,43 @@ class ExtensionTableTest {
   void aRow_isEnabledByAnyOfItsGates_andAlwaysWithoutOne() {
     ExtensionTable.Row add = ExtensionTable.of(ExtensionPoint.SIMULATE_ADD_TASK);
     assertThat(add.enabled(with(Flag.PREEMPTABLE))).isTrue();
-    assertThat(add.enabled(with(Flag.ALLOCATABLE))).isTrue();
     assertThat(add.enabled(with(Flag.PREDICATE))).isFalse();
     assertThat(ExtensionTable.of(ExtensionPoint.JOB_VALID).enabled(with())).isTrue();
+  }
+
+  @Test
+  void aGatedPoint_isOffWithoutItsFlag_andOnWithIt() {
+    ExtensionTable.Row batchNodeOrder = ExtensionTable.of(ExtensionPoint.BATCH_NODE_ORDER);
+    assertThat(batchNodeOrder.enabled(with())).isFalse();
+    assertThat(batchNodeOrder.enabled(with(Flag.NODE_ORDER))).isTrue();
+    assertThat(ExtensionTable.of(ExtensionPoint.JOB_ENQUEUEABLE).enabled(with(Flag.JOB_ENQUEUED)))
+        .isTrue();
+    assertThat(ExtensionTable.of(ExtensionPoint.SIMULATE_PREDICATE).enabled(with(Flag.NODE_ORDER)))
+        .isFalse();
+  }
+
+  @Test
+  void simulateAddAndRemove_takeEitherFlag() {
+    for (ExtensionPoint<?> p :
+        List.of(ExtensionPoint.SIMULATE_ADD_TASK, ExtensionPoint.SIMULATE_REMOVE_TASK)) {
+      ExtensionTable.Row row = ExtensionTable.of(p);
+      assertThat(row.gates()).containsExactlyInAnyOrder(Flag.PREEMPTABLE, Flag.ALLOCATABLE);
+      assertThat(row.enabled(with(Flag.PREEMPTABLE))).as("%s", p).isTrue();
+      assertThat(row.enabled(with(Flag.ALLOCATABLE))).as("%s", p).isTrue();
+      assertThat(row.enabled(with(Flag.PREDICATE))).as("%s", p).isFalse();
+    }
+  }
+
+  @Test
+  void ungatedPoints_haveNoGates_andAreAlwaysOn() {
+    for (ExtensionPoint<?> p :
+        List.of(
+            ExtensionPoint.JOB_VALID,
+            ExtensionPoint.VICTIM_QUEUE_ORDER,
+            ExtensionPoint.EVENT_HANDLER)) {
+      assertThat(ExtensionTable.of(p).gates()).as("%s", p).isEmpty();
+      assertThat(ExtensionTable.of(p).enabled(with())).as("%s", p).isTrue();
+    }
   }
 
   @Test

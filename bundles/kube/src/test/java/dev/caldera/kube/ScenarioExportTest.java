@@ -84,7 +84,7 @@ class ScenarioExportTest {
 
       assertThat(live.binds()).as("the live session binds something").isNotEmpty();
       assertThat(replay.sessions().get(0).binds()).isEqualTo(live.binds());
-      assertThat(scenario.initialState().pods()).hasSize(7);
+      assertThat(scenario.objects().pods()).hasSize(7);
       assertThat(yaml)
           .as("what only the server needs is left out")
           .doesNotContain("managedFields")
@@ -108,10 +108,9 @@ class ScenarioExportTest {
       assertThat(json).startsWith("{\"name\":\"snap\"");
       Scenario fromYaml = ScenarioLoader.load(Files.writeString(dir.resolve("s.yaml"), yaml));
       Scenario fromJson = ScenarioLoader.load(Files.writeString(dir.resolve("s.json"), json));
-      assertThat(fromJson.initialState().pods()).isEqualTo(fromYaml.initialState().pods());
-      assertThat(fromJson.initialState().nodes()).isEqualTo(fromYaml.initialState().nodes());
-      assertThat(fromJson.initialState().podGroups())
-          .isEqualTo(fromYaml.initialState().podGroups());
+      assertThat(fromJson.objects().pods()).isEqualTo(fromYaml.objects().pods());
+      assertThat(fromJson.objects().nodes()).isEqualTo(fromYaml.objects().nodes());
+      assertThat(fromJson.objects().podGroups()).isEqualTo(fromYaml.objects().podGroups());
       assertThat(fromJson.conf()).isEqualTo(fromYaml.conf());
     }
   }
@@ -131,7 +130,7 @@ class ScenarioExportTest {
           .doesNotContain("example.com/owner")
           .contains("scheduling.k8s.io/group-name");
       Path file = Files.writeString(dir.resolve("dropped.yaml"), dropped);
-      assertThat(ScenarioLoader.load(file).initialState().pods()).hasSize(7);
+      assertThat(ScenarioLoader.load(file).objects().pods()).hasSize(7);
     }
   }
 
@@ -159,7 +158,7 @@ class ScenarioExportTest {
       assertThat(dropped).contains("caldera.dev/drain").doesNotContain("example.com/team");
       dev.caldera.api.model.Queue research =
           ScenarioLoader.load(Files.writeString(dir.resolve("q.yaml"), dropped))
-              .initialState()
+              .objects()
               .queues()
               .stream()
               .filter(q -> q.name().equals("research"))

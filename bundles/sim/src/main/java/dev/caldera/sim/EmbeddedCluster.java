@@ -81,7 +81,7 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
   private final Set<String> unadmitted = new LinkedHashSet<>();
 
   /**
-   * @param initial the objects (see {@link Scenario#initialState()}), admitted with {@link
+   * @param initial the objects as written (see {@link Scenario#objects()}), admitted with {@link
    *     Rules#NONE} at the first snapshot
    * @param metrics node name → usage, for the usage plugin
    */

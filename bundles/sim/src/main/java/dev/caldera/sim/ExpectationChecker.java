@@ -133,7 +133,8 @@ public final class ExpectationChecker {
       Map<String, List<String>> expected,
       List<String> out) {
     Map<String, String> groupOf = new HashMap<>();
-    for (Pod p : scenario.initialState().pods()) {
+    // The admitted objects: a pod without a group is in its implicit one only after admission.
+    for (Pod p : scenario.cluster().state().pods()) {
       String g = p.metadata().annotations().get(Admission.GROUP_ANNOTATION);
       if (g != null) {
         groupOf.put(p.key(), p.namespace() + "/" + g);

@@ -13,7 +13,7 @@ import dev.caldera.framework.conf.SchedulerConf;
 import dev.caldera.sim.internal.ExpectationsReader;
 import dev.caldera.sim.internal.Fields;
 import dev.caldera.sim.internal.ObjectsReader;
-import dev.caldera.sim.internal.ScenarioAdmission;
+import dev.caldera.sim.internal.StateBuilder;
 import dev.caldera.sim.internal.YamlTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -53,6 +53,9 @@ public final class ScenarioLoader {
 
   private static final List<String> STEP_KEYS = List.of("session", "add", "delete");
 
+  /** The kinds a timeline step may add. */
+  private static final List<String> STEP_KINDS = List.of("Pod", "PodGroup");
+
   /**
    * The most sessions a scenario may ask for: each session is a full scheduling pass, so a number
    * in the millions runs for days; the scenarios of the project ask for at most a handful.
@@ -64,7 +67,8 @@ public final class ScenarioLoader {
   private ScenarioLoader() {}
 
   /**
-   * Loads and admits one scenario file.
+   * Loads one scenario file. Its objects are kept as written; they are admitted when the first
+   * snapshot of {@link Scenario#cluster()} is taken.
    *
    * @throws ScenarioException with a one-line message naming the file, the object and the field
    */
@@ -74,8 +78,8 @@ public final class ScenarioLoader {
 
   /**
    * What to replay a scenario (a snapshot of a cluster) under instead of what the file says: null
-   * keeps the file's own. The conf is replaced before the objects are admitted, since admission
-   * depends on it (hierarchical queues).
+   * keeps the file's own. The scenario's admission rules follow the conf used (hierarchical
+   * queues).
    *
    * @param conf instead of the file's {@code conf}
    * @param policies instead of the file's {@code policies} (file name → text)
@@ -91,7 +95,7 @@ public final class ScenarioLoader {
   }
 
   /**
-   * Loads and admits one scenario file under {@code replay}'s conf and policies.
+   * Loads one scenario file under {@code replay}'s conf and policies.
    *
    * @throws ScenarioException with a one-line message naming the file, the object and the field
    */
@@ -138,9 +142,9 @@ public final class ScenarioLoader {
           "sessions",
           "expected a number of sessions from 1 to " + MAX_SESSIONS + ", got " + sessions);
     }
-    ClusterState initial =
-        ScenarioAdmission.admitted(
-            ObjectsReader.read(source, objects), conf.hierarchyEnabled("capacity"));
+    StateBuilder read = ObjectsReader.read(source, objects);
+    ClusterState initial = read.checked();
+    EmbeddedCluster.Rules rules = read.rules(conf.hierarchyEnabled("capacity"));
     Instant now = f.time(root.get("now"), "now");
     if (now == null) {
       now = latestTime(initial);
@@ -160,13 +164,7 @@ public final class ScenarioLoader {
     }
     List<TimelineStep> timeline =
         timeline(
-            f,
-            source,
-            root.get("timeline"),
-            objects,
-            initial,
-            conf.hierarchyEnabled("capacity"),
-            sessions == null ? 1 : sessions);
+            f, source, root.get("timeline"), objects, initial, sessions == null ? 1 : sessions);
     return new Scenario(
         file,
         name,
@@ -176,6 +174,7 @@ public final class ScenarioLoader {
         policies,
         metrics,
         initial,
+        rules,
         sessions == null ? 1 : sessions,
         ExpectationsReader.read(source, root.get("expect")),
         period,
@@ -183,9 +182,10 @@ public final class ScenarioLoader {
   }
 
   /**
-   * The {@code timeline:} steps. A step's objects are read and admitted together with the
-   * scenario's own (so that priority classes, queues and implicit pod groups apply to them); what
-   * that adds to the initial state is what the step creates.
+   * The {@code timeline:} steps. A step adds pod groups and pods only; they are read together with
+   * the scenario's own objects (so that a pod may name a pod group of either, and no name is taken
+   * twice), and kept as written: the embedded cluster admits them at the snapshot after they are
+   * submitted, with the scenario's priority classes and queues.
    */
   private static List<TimelineStep> timeline(
       Fields f,
@@ -193,7 +193,6 @@ public final class ScenarioLoader {
       JsonNode node,
       List<JsonNode> objects,
       ClusterState initial,
-      boolean hierarchical,
       int sessions)
       throws ScenarioException {
     if (Fields.absent(node)) {
@@ -229,12 +228,18 @@ public final class ScenarioLoader {
               : f.stringList(step.get("delete"), path + ".delete");
       List<PodGroup> groups = new ArrayList<>();
       List<Pod> pods = new ArrayList<>();
+      for (int j = 0; j < add.size(); j++) {
+        String kind = add.get(j).path("kind").asText("");
+        if (!STEP_KINDS.contains(kind)) {
+          throw f.error(
+              path + ".add[" + j + "]",
+              "expected a Pod or a PodGroup (a step creates workloads), got kind \"" + kind + "\"");
+        }
+      }
       if (!add.isEmpty()) {
         List<JsonNode> all = new ArrayList<>(objects);
         all.addAll(add);
-        ClusterState state =
-            ScenarioAdmission.admitted(
-                ObjectsReader.read(source + ": " + path + ".add", all), hierarchical);
+        ClusterState state = ObjectsReader.read(source + ": " + path + ".add", all).checked();
         for (PodGroup pg : state.podGroups()) {
           if (!initialGroups.contains(pg.key())) {
             groups.add(pg);

@@ -41,8 +41,7 @@ public final class ScenarioRunner {
     if (!missing.isEmpty()) {
       throw new ScenarioException(source + ": conf: " + String.join("; ", missing));
     }
-    EmbeddedCluster cluster =
-        new EmbeddedCluster(scenario.initialState(), scenario.nodeMetrics(), scenario.policies());
+    EmbeddedCluster cluster = scenario.cluster();
     Scheduler scheduler = Scheduler.carryingState(registry);
     List<SessionReport> sessions = new ArrayList<>();
     // Said once, as the loop says it at load: the first session's report carries them.

@@ -5,7 +5,7 @@
  * compares the decisions with {@code expect:} and {@link dev.caldera.sim.ReportWriter} prints them.
  */
 @Export
-@Version("2.0.0")
+@Version("3.0.0")
 package dev.caldera.sim;
 
 import org.osgi.annotation.bundle.Export;

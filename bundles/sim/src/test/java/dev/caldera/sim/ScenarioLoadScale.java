@@ -20,9 +20,9 @@ public final class ScenarioLoadScale {
     System.out.printf(
         "loaded %s: %d nodes, %d pods, %d pod groups in %.2f s%n",
         file,
-        s.initialState().nodes().size(),
-        s.initialState().pods().size(),
-        s.initialState().podGroups().size(),
+        s.objects().nodes().size(),
+        s.objects().pods().size(),
+        s.objects().podGroups().size(),
         seconds);
   }
 }

@@ -13,6 +13,7 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.Taint;
 import dev.caldera.api.resource.Quantity;
+import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.testkit.KnownDifferences;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -68,7 +69,7 @@ class ScenarioLoaderTest {
 
     Scenario s = ScenarioLoader.load(file);
 
-    assertThat(s.initialState().queues())
+    assertThat(s.objects().queues())
         .extracting(q -> q.metadata().annotations().get("volcano.sh/card.quota"))
         .containsExactly("{\"NVIDIA-GeForce-RTX-4090\":8}", "{\"NVIDIA-GeForce-RTX-4090\":8}");
   }
@@ -91,8 +92,7 @@ class ScenarioLoaderTest {
 
   @Test
   void load_nodes_inManifestOrderWithEveryField() throws Exception {
-    List<Node> nodes =
-        ScenarioLoader.load(resource("/good/full-objects.yaml")).initialState().nodes();
+    List<Node> nodes = ScenarioLoader.load(resource("/good/full-objects.yaml")).objects().nodes();
 
     assertThat(nodes).extracting(Node::name).containsExactly("n1", "n2");
     Node n1 = nodes.get(0);
@@ -207,7 +207,7 @@ class ScenarioLoaderTest {
   @Test
   void load_queues_everyFieldAndDefaults() throws Exception {
     List<Queue> queues =
-        ScenarioLoader.load(resource("/good/full-objects.yaml")).initialState().queues();
+        ScenarioLoader.load(resource("/good/full-objects.yaml")).objects().queues();
 
     assertThat(queues).extracting(Queue::name).containsExactly("q1", "q2");
     Queue q1 = queues.get(0);
@@ -254,7 +254,7 @@ class ScenarioLoaderTest {
 
   @Test
   void load_otherKinds() throws Exception {
-    ClusterState st = ScenarioLoader.load(resource("/good/full-objects.yaml")).initialState();
+    ClusterState st = ScenarioLoader.load(resource("/good/full-objects.yaml")).objects();
 
     assertThat(st.priorityClasses()).hasSize(2);
     assertThat(st.priorityClasses().get(1).globalDefault()).isTrue();
@@ -270,6 +270,52 @@ class ScenarioLoaderTest {
     assertThat(st.resourceQuotas().get(1).hard()).containsEntry("cpu", Quantity.parse("20"));
     assertThat(st.namespaces()).hasSize(1);
     assertThat(st.namespaces().get(0).metadata().labels()).containsEntry("team", "a");
+  }
+
+  @Test
+  void load_keepsTheObjectsAsWritten_andTheFirstSnapshotAdmitsThem() throws Exception {
+    Scenario s = ScenarioLoader.load(resource("/good/full-objects.yaml"));
+
+    Pod defaulted = written(s, "ns1/defaulted");
+    assertThat(defaulted.priority()).as("no priority written, none filled at load").isNull();
+    Pod lone = written(s, "ns2/lone");
+    assertThat(lone.metadata().annotations()).doesNotContainKey(GROUP);
+    assertThat(s.objects().podGroups())
+        .as("no implicit pod group at load")
+        .extracting(PodGroup::key)
+        .containsExactly("ns1/pg1", "ns1/pg2");
+
+    ClusterSnapshot first = s.cluster().snapshot(s.now());
+    assertThat(seen(first, "ns1/defaulted").priority())
+        .as("the global default class's value, filled at the snapshot")
+        .isEqualTo(7);
+    assertThat(seen(first, "ns2/lone").metadata().annotations())
+        .containsEntry(GROUP, "podgroup-ns2-lone");
+    assertThat(first.podGroups()).extracting(PodGroup::key).contains("ns2/podgroup-ns2-lone");
+  }
+
+  @Test
+  void load_addsNoStandInQueue_theSnapshotDoesUnderTheConfsHierarchy() throws Exception {
+    Scenario s = ScenarioLoader.load(resource("/good/minimal.yaml"));
+
+    assertThat(s.objects().queues()).isEmpty();
+    assertThat(s.rules().hierarchicalQueues()).isTrue();
+    assertThat(s.cluster().snapshot(s.now()).queues())
+        .extracting(Queue::name)
+        .containsExactly("default", "root");
+  }
+
+  @Test
+  void load_keepsPreemptionPoliciesInTheRules_forTheSnapshotToCopyIntoPods() throws Exception {
+    Scenario s = ScenarioLoader.load(resource("/good/full-objects.yaml"));
+
+    Pod raw = written(s, "ns1/p1");
+    assertThat(raw.priority()).isNull();
+    assertThat(raw.preemptionPolicy()).isEmpty();
+    assertThat(s.rules().preemptionPolicies()).containsEntry("high", "Never");
+    Pod admitted = seen(s.cluster().snapshot(s.now()), "ns1/p1");
+    assertThat(admitted.priority()).isEqualTo(1000);
+    assertThat(admitted.preemptionPolicy()).isEqualTo("Never");
   }
 
   @Test
@@ -314,7 +360,7 @@ class ScenarioLoaderTest {
     assertThat(pg.metadata().ownerReferences().get(0).name()).isEqualTo("lone");
     // Pods of other schedulers get no group.
     assertThat(pod(s, "ns2/other-scheduler").metadata().annotations()).isEmpty();
-    assertThat(s.initialState().podGroups()).hasSize(3);
+    assertThat(admitted(s).podGroups()).hasSize(3);
   }
 
   @Test
@@ -334,18 +380,16 @@ class ScenarioLoaderTest {
   void admission_noQueues_addsDefault_andHierarchyAddsRoot() throws Exception {
     Scenario s = ScenarioLoader.load(resource("/good/minimal.yaml"));
 
-    assertThat(s.initialState().queues())
-        .extracting(Queue::name)
-        .containsExactly("default", "root");
-    assertThat(s.initialState().queues().get(0).state()).isEqualTo("Open");
-    assertThat(s.initialState().podGroups()).extracting(PodGroup::queue).containsExactly("default");
+    assertThat(admitted(s).queues()).extracting(Queue::name).containsExactly("default", "root");
+    assertThat(admitted(s).queues().get(0).state()).isEqualTo("Open");
+    assertThat(admitted(s).podGroups()).extracting(PodGroup::queue).containsExactly("default");
   }
 
   @Test
   void admission_queuesGiven_addsNothing() throws Exception {
     Scenario s = ScenarioLoader.load(resource("/good/no-times.yaml"));
 
-    assertThat(s.initialState().queues()).extracting(Queue::name).containsExactly("q");
+    assertThat(admitted(s).queues()).extracting(Queue::name).containsExactly("q");
   }
 
   @Test
@@ -388,15 +432,27 @@ class ScenarioLoaderTest {
         .containsExactly(dir.resolve("a.yaml"), dir.resolve("b/z.yml"), single);
   }
 
+  private static final String GROUP = "scheduling.k8s.io/group-name";
+
+  static Pod written(Scenario s, String key) {
+    return s.objects().pods().stream().filter(p -> p.key().equals(key)).findFirst().orElseThrow();
+  }
+
+  static Pod seen(ClusterSnapshot snapshot, String key) {
+    return snapshot.pods().stream().filter(p -> p.key().equals(key)).findFirst().orElseThrow();
+  }
+
+  /** The objects as the first session sees them: admitted by the scenario's embedded cluster. */
+  static ClusterState admitted(Scenario s) {
+    return s.cluster().state();
+  }
+
   static Pod pod(Scenario s, String key) {
-    return s.initialState().pods().stream()
-        .filter(p -> p.key().equals(key))
-        .findFirst()
-        .orElseThrow();
+    return admitted(s).pods().stream().filter(p -> p.key().equals(key)).findFirst().orElseThrow();
   }
 
   static PodGroup group(Scenario s, String key) {
-    return s.initialState().podGroups().stream()
+    return admitted(s).podGroups().stream()
         .filter(p -> p.key().equals(key))
         .findFirst()
         .orElseThrow();

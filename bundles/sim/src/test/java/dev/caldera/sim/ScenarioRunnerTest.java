@@ -71,6 +71,18 @@ class ScenarioRunnerTest {
   }
 
   @Test
+  void run_timelinePodIsKeptAsWritten_andAdmittedAtTheSnapshotAfterItsStep() throws Exception {
+    Scenario s = ScenarioLoader.load(resource("/run/timeline-raw.yaml"));
+    TimelineStep step = s.timeline().get(0);
+    assertThat(step.podGroups()).as("no implicit pod group at load").isEmpty();
+    assertThat(step.pods()).singleElement().satisfies(p -> assertThat(p.priority()).isNull());
+
+    ScenarioReport report = new ScenarioRunner(new StubRegistry("enqueue", "allocate")).run(s);
+
+    assertThat(report.podGroupPhases()).containsOnlyKeys("ns1/podgroup-ns1-late");
+  }
+
+  @Test
   void run_onePodTwoSessions_bindsThenRunsAndPassesItsCheck() throws Exception {
     Scenario s = ScenarioLoader.load(resource("/run/one-pod.yaml"));
     ServiceLoaderPluginRegistry registry = new ServiceLoaderPluginRegistry();

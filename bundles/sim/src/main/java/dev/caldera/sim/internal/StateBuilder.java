@@ -1,5 +1,6 @@
 package dev.caldera.sim.internal;
 
+import dev.caldera.admission.Admission;
 import dev.caldera.api.model.CSINode;
 import dev.caldera.api.model.Namespace;
 import dev.caldera.api.model.Node;
@@ -14,12 +15,19 @@ import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.api.model.Storage;
 import dev.caldera.api.model.StorageClass;
 import dev.caldera.sim.ClusterState;
+import dev.caldera.sim.EmbeddedCluster;
+import dev.caldera.sim.ScenarioException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
-/** The objects of a manifest while they are read and admitted. */
+/**
+ * The objects of a manifest while they are read, as written: nothing here admits them (that is the
+ * {@link EmbeddedCluster}'s snapshot), but what admitting them needs is kept ({@link #rules}).
+ */
 public final class StateBuilder {
 
   final List<Node> nodes = new ArrayList<>();
@@ -57,6 +65,40 @@ public final class StateBuilder {
     csiNodes.addAll(other.csiNodes);
     preemptionPolicies.putAll(other.preemptionPolicies);
     podFields.putAll(other.podFields);
+  }
+
+  /**
+   * The objects as written, once the scenario's own rule holds: a pod naming a pod group names one
+   * that exists.
+   *
+   * @throws ScenarioException naming the pod and the group when a pod names a pod group that does
+   *     not exist
+   */
+  public ClusterState checked() throws ScenarioException {
+    Set<String> groups = new HashSet<>();
+    for (PodGroup pg : podGroups) {
+      groups.add(pg.key());
+    }
+    for (Pod pod : pods) {
+      String group = Admission.groupName(pod);
+      if (group != null && !groups.contains(pod.namespace() + "/" + group)) {
+        throw podFields
+            .get(pod.key())
+            .error(
+                "metadata.annotations." + Admission.GROUP_ANNOTATION,
+                "pod group " + pod.namespace() + "/" + group + " does not exist");
+      }
+    }
+    return build();
+  }
+
+  /**
+   * What admitting these objects needs beyond them.
+   *
+   * @param hierarchical whether the capacity plugin runs with {@code enableHierarchy}
+   */
+  public EmbeddedCluster.Rules rules(boolean hierarchical) {
+    return new EmbeddedCluster.Rules(preemptionPolicies, hierarchical);
   }
 
   /** The state as it is now. */

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.caldera.api.model.Pod;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.framework.loop.ClusterExport;
-import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.Scenario;
 import dev.caldera.sim.ScenarioLoader;
 import java.nio.file.Files;
@@ -27,9 +26,7 @@ class ScenarioExportTest {
       throws Exception {
     Path file = Path.of(getClass().getResource("/good/full-objects.yaml").toURI());
     Scenario original = ScenarioLoader.load(file);
-    ClusterSnapshot snapshot =
-        new EmbeddedCluster(original.initialState(), original.nodeMetrics(), original.policies())
-            .snapshot();
+    ClusterSnapshot snapshot = original.cluster().snapshot();
 
     for (boolean json : new boolean[] {false, true}) {
       String text =
@@ -43,17 +40,17 @@ class ScenarioExportTest {
 
       assertThat(again.name()).isEqualTo("snapshot-1");
       assertThat(again.policies()).containsEntry("t.policy", "policy t\n");
-      assertThat(again.initialState().nodes()).isEqualTo(snapshot.nodes());
-      assertThat(again.initialState().queues())
+      assertThat(again.objects().nodes()).isEqualTo(snapshot.nodes());
+      assertThat(again.objects().queues())
           .extracting(q -> q.name() + " " + q.weight() + " " + q.capability() + " " + q.guarantee())
           .containsExactlyInAnyOrderElementsOf(
               snapshot.queues().stream()
                   .map(
                       q -> q.name() + " " + q.weight() + " " + q.capability() + " " + q.guarantee())
                   .toList());
-      assertThat(again.initialState().podGroups())
+      assertThat(again.objects().podGroups())
           .containsExactlyInAnyOrderElementsOf(snapshot.podGroups());
-      assertThat(again.initialState().pods())
+      assertThat(again.objects().pods())
           .extracting(ScenarioExportTest::summary)
           .containsExactlyInAnyOrderElementsOf(
               snapshot.pods().stream().map(ScenarioExportTest::summary).toList());

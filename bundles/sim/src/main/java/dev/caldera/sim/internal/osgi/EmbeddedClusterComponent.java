@@ -16,7 +16,6 @@ import dev.caldera.sim.internal.live.ManifestDirectory;
 import dev.caldera.sim.internal.live.WorkloadGenerator;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.ConfigurationPolicy;
@@ -67,8 +66,7 @@ public final class EmbeddedClusterComponent
   private static LiveCluster create(Config config) throws ScenarioException {
     if (!config.scenario().isBlank()) {
       Scenario s = ScenarioLoader.load(Path.of(config.scenario()));
-      EmbeddedCluster cluster =
-          new EmbeddedCluster(s.initialState(), s.nodeMetrics(), s.policies());
+      EmbeddedCluster cluster = s.cluster();
       Instant now = s.now();
       return new LiveCluster(cluster, null, () -> now);
     }
@@ -76,8 +74,9 @@ public final class EmbeddedClusterComponent
       throw new ScenarioException("configure either dir or scenario");
     }
     Path dir = Path.of(config.dir());
-    ClusterState state = ManifestDirectory.load(dir);
-    EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
+    EmbeddedCluster cluster = ManifestDirectory.load(dir);
+    // The objects as the first session will see them: the workload fits its jobs to them.
+    ClusterState state = cluster.state();
     WorkloadGenerator workload =
         config.workload() ? new WorkloadGenerator(state, config.seed(), Instant.now()) : null;
     System.out.println(

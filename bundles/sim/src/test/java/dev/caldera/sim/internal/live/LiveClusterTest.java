@@ -65,7 +65,7 @@ class LiveClusterTest {
 
   @TempDir Path dir;
 
-  private ClusterState gpuCluster() throws IOException, ScenarioException {
+  private EmbeddedCluster gpuCluster() throws IOException, ScenarioException {
     Files.writeString(dir.resolve("cluster.yaml"), GPU_CLUSTER);
     return ManifestDirectory.load(dir);
   }
@@ -141,7 +141,8 @@ class LiveClusterTest {
         """);
     Files.writeString(dir.resolve("notes.txt"), "not a manifest");
 
-    ClusterState s = ManifestDirectory.load(dir);
+    EmbeddedCluster cluster = ManifestDirectory.load(dir);
+    ClusterState s = cluster.state();
 
     assertThat(s.nodes()).extracting(n -> n.name()).containsExactly("n1");
     assertThat(s.queues()).extracting(q -> q.name()).containsExactly("q1");
@@ -165,9 +166,8 @@ class LiveClusterTest {
 
   @Test
   void workload_submitsTrainingGangsAndInferenceServicesFittedToTheCluster() throws Exception {
-    ClusterState state = gpuCluster();
-    EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
-    WorkloadGenerator g = new WorkloadGenerator(state, 7, T0);
+    EmbeddedCluster cluster = gpuCluster();
+    WorkloadGenerator g = new WorkloadGenerator(cluster.state(), 7, T0);
 
     g.tick(cluster, T0);
 
@@ -192,9 +192,8 @@ class LiveClusterTest {
 
   @Test
   void workload_endsPodsAfterTheirRunTimeAndDeletesFinishedJobs() throws Exception {
-    ClusterState state = gpuCluster();
-    EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
-    WorkloadGenerator g = new WorkloadGenerator(state, 7, T0);
+    EmbeddedCluster cluster = gpuCluster();
+    WorkloadGenerator g = new WorkloadGenerator(cluster.state(), 7, T0);
     g.tick(cluster, T0);
     List<String> first = generated(cluster).stream().map(PodGroup::key).toList();
     SessionResult binds = bindAll(cluster);
@@ -212,9 +211,8 @@ class LiveClusterTest {
 
   @Test
   void workload_restartsAJobThatLostAPodToAnEviction() throws Exception {
-    ClusterState state = gpuCluster();
-    EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
-    WorkloadGenerator g = new WorkloadGenerator(state, 7, T0);
+    EmbeddedCluster cluster = gpuCluster();
+    WorkloadGenerator g = new WorkloadGenerator(cluster.state(), 7, T0);
     g.tick(cluster, T0);
     SessionResult binds = bindAll(cluster);
     cluster.apply(binds);
@@ -236,11 +234,10 @@ class LiveClusterTest {
 
   @Test
   void workload_isTheSameForTheSameSeedAndTimes() throws Exception {
-    ClusterState state = gpuCluster();
     List<List<String>> runs = new ArrayList<>();
     for (int run = 0; run < 2; run++) {
-      EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
-      WorkloadGenerator g = new WorkloadGenerator(state, 42, T0);
+      EmbeddedCluster cluster = gpuCluster();
+      WorkloadGenerator g = new WorkloadGenerator(cluster.state(), 42, T0);
       for (int s = 0; s < 30; s++) {
         g.tick(cluster, T0.plusSeconds(s));
       }
@@ -254,10 +251,9 @@ class LiveClusterTest {
     Files.writeString(
         dir.resolve("cpu.yaml"),
         "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '32'}}\n");
-    ClusterState state = ManifestDirectory.load(dir);
-    EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
+    EmbeddedCluster cluster = ManifestDirectory.load(dir);
 
-    new WorkloadGenerator(state, 1, T0).tick(cluster, T0);
+    new WorkloadGenerator(cluster.state(), 1, T0).tick(cluster, T0);
 
     assertThat(cluster.state().pods())
         .isNotEmpty()
@@ -267,10 +263,9 @@ class LiveClusterTest {
 
   @Test
   void liveCluster_movesTheWorkloadOnBeforeEachSnapshotAndFeedsItTheResults() throws Exception {
-    ClusterState state = gpuCluster();
     AtomicReference<Instant> now = new AtomicReference<>(T0);
-    EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
-    WorkloadGenerator g = new WorkloadGenerator(state, 7, T0);
+    EmbeddedCluster cluster = gpuCluster();
+    WorkloadGenerator g = new WorkloadGenerator(cluster.state(), 7, T0);
     LiveCluster live = new LiveCluster(cluster, g, now::get);
 
     ClusterSnapshot first = live.snapshot();
@@ -285,9 +280,8 @@ class LiveClusterTest {
 
   @Test
   void embeddedCluster_setPodPhaseAndDeleteChangeOnlyWhatTheyName() throws Exception {
-    ClusterState state = gpuCluster();
-    EmbeddedCluster cluster = new EmbeddedCluster(state, Map.of());
-    new WorkloadGenerator(state, 7, T0).tick(cluster, T0);
+    EmbeddedCluster cluster = gpuCluster();
+    new WorkloadGenerator(cluster.state(), 7, T0).tick(cluster, T0);
     PodGroup training = generated(cluster).get(0);
     PodGroup inference = generated(cluster).get(1);
     String pod = podsOf(cluster, inference).get(0).key();
