@@ -26,6 +26,7 @@ import dev.caldera.kube.internal.fixture.UsesTheKubeFace;
 import dev.caldera.plugins.fixture.CleanPlugin;
 import dev.caldera.plugins.fixture.LeakyPlugin;
 import dev.caldera.plugins.fixture.ParsesItsOwnAffinity;
+import dev.caldera.plugins.fixture.ParsesThePodAgain;
 import dev.caldera.runtime.fixture.ServesHttp;
 import dev.caldera.runtime.fixture.UsesTheTestKit;
 import dev.caldera.sim.fixture.AsksTheKubeBundle;
@@ -116,6 +117,15 @@ class ArchitectureRulesTest {
                 .evaluate(classes(CleanPlugin.class))
                 .hasViolation())
         .isFalse();
+  }
+
+  @Test
+  void placementRule_rejectsAPluginParsingATasksPlacementAgain() {
+    assertThat(
+            ArchitectureTest.pluginsReadPlacementTermsThroughTheApi
+                .evaluate(classes(ParsesThePodAgain.class))
+                .hasViolation())
+        .isTrue();
   }
 
   @Test

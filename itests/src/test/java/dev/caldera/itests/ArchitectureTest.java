@@ -44,14 +44,7 @@ class ArchitectureTest {
           "dev.caldera.api.resource.Resource",
           "dev.caldera.api.resource.ReadOnlyResource",
           "dev.caldera.api.resource.ResourceNames",
-          "dev.caldera.api.model.Storage",
-          // A pod's placement terms parsed once (TaskInfo.placement()) and the counts over them.
-          "dev.caldera.api.placement.AffinityTerm",
-          "dev.caldera.api.placement.NodeSelection",
-          "dev.caldera.api.placement.PodPlacement",
-          "dev.caldera.api.placement.Problems",
-          "dev.caldera.api.placement.Selector",
-          "dev.caldera.api.placement.TopologyCounts");
+          "dev.caldera.api.model.Storage");
 
   @ArchTest
   static final ArchRule pluginsDependOnlyOnTheApi =
@@ -89,7 +82,7 @@ class ArchitectureTest {
           .that()
           .resideInAnyPackage("dev.caldera.plugins.predicates..", "dev.caldera.plugins.nodeorder..")
           .should()
-          .callConstructor("dev.caldera.api.placement.TopologyCounts")
+          .callConstructor("dev.caldera.support.placement.PairCounts")
           .because("the session's SessionTopology counts once per key for every plugin")
           .allowEmptyShould(true);
 
@@ -246,9 +239,10 @@ class ArchitectureTest {
           .allowEmptyShould(true);
 
   /**
-   * Node selector terms, pod (anti-)affinity terms and topology spread constraints are parsed once,
-   * in the API's {@code placement} package ({@code TaskInfo.placement()}), and every plugin reads
-   * that parse: predicates and nodeorder used to hold one parser each.
+   * Node selector terms, pod (anti-)affinity terms and topology spread constraints are parsed once
+   * per pod and session ({@code TaskInfo.placement()}, by api-support's {@code PodPlacements}), and
+   * every plugin reads that parse: predicates and nodeorder used to hold one parser each, and a
+   * plugin that called {@code PodPlacements.of} would parse again in its session loops.
    */
   @ArchTest
   static final ArchRule pluginsReadPlacementTermsThroughTheApi =
@@ -270,7 +264,11 @@ class ArchitectureTest {
           .orShould()
           .dependOnClassesThat()
           .haveFullyQualifiedName("dev.caldera.api.model.PreferredSchedulingTerm")
-          .because("a pod's placement terms are parsed once, by dev.caldera.api.placement")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("dev.caldera.support.placement.PodPlacements")
+          .because(
+              "a pod's placement terms are parsed once per pod and session (TaskInfo.placement())")
           .allowEmptyShould(true);
 
   /** Plugins implement the extension functions, so their types are consumer types. */

@@ -4,7 +4,9 @@ import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
+import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Resource;
+import dev.caldera.support.placement.PodPlacements;
 import java.time.Instant;
 
 /**
@@ -122,6 +124,12 @@ public final class FakeTask extends AbstractPodBuilder<FakeTask> implements Task
       case UNKNOWN -> "Unknown";
       default -> "Pending";
     };
+  }
+
+  /** The pod's placement terms, parsed from the pod as it is now on every call. */
+  @Override
+  public PodPlacement placement() {
+    return PodPlacements.of(pod());
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.AffinityTerm;
 import dev.caldera.api.placement.Selector;
 import dev.caldera.api.placement.SessionTopology;
+import dev.caldera.support.placement.LabelSelectors;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -62,7 +63,7 @@ class FakeTopologyTest {
     List<AffinityTerm> terms = anti.placement().requiredAntiAffinity();
     FakeTask web = new FakeTask("ns/web").label("app", "web").status(TaskStatus.RUNNING).on(n1);
     assertThat(topology.matchingEach(terms).get(HOSTNAME, "n1")).isEqualTo(1);
-    Selector selector = Selector.ofLabels(Map.of("app", "web"));
+    Selector selector = LabelSelectors.ofLabels(Map.of("app", "web"));
     assertThat(topology.matchingPods(n1, selector, "ns")).isEqualTo(1);
 
     session.evict(anti).evict(web);

@@ -13,9 +13,11 @@ import dev.caldera.api.model.OwnerReference;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.model.Queue;
+import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
 import dev.caldera.dsl.PolicyContext;
+import dev.caldera.support.placement.PodPlacements;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -88,6 +90,11 @@ final class BenchViews {
     @Override
     public Pod pod() {
       return pod;
+    }
+
+    @Override
+    public PodPlacement placement() {
+      return PodPlacements.of(pod);
     }
 
     @Override

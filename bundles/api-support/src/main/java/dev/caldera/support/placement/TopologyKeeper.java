@@ -28,7 +28,7 @@ public final class TopologyKeeper implements SessionTopology {
 
   /** How one counted pod on a node contributes to a count ({@code delta} +1 or −1). */
   private interface Contribution {
-    void add(TopologyCounts counts, TaskInfo task, Map<String, String> nodeLabels, long delta);
+    void add(PairCounts counts, TaskInfo task, Map<String, String> nodeLabels, long delta);
   }
 
   /** What a count reads when computed from scratch. */
@@ -49,7 +49,7 @@ public final class TopologyKeeper implements SessionTopology {
 
   private static final class Counted {
     final Contribution contribution;
-    TopologyCounts counts;
+    PairCounts counts;
     int seen;
 
     Counted(Contribution contribution) {
@@ -76,7 +76,7 @@ public final class TopologyKeeper implements SessionTopology {
   private final List<Change> changes = new ArrayList<>();
   private final Map<Key, Counted> counted = new HashMap<>();
   private final Map<Key, PerNode> perNode = new HashMap<>();
-  private static final TopologyCounts NONE = new TopologyCounts().readOnly();
+  private static final PairCounts NONE = new PairCounts().readOnly();
 
   /**
    * The counted pods with preferred terms and those with required anti-affinity, by UID (as
@@ -170,7 +170,7 @@ public final class TopologyKeeper implements SessionTopology {
         new Key("matchingAll", List.copyOf(terms), null),
         Source.PODS,
         (counts, task, nodeLabels, delta) -> {
-          if (AffinityTerm.matchesAll(terms, task.pod())) {
+          if (AffinityTerms.matchesAll(terms, task.pod())) {
             for (int i = 0; i < terms.size(); i++) {
               counts.add(terms.get(i).topologyKey(), nodeLabels, delta);
             }
@@ -241,7 +241,7 @@ public final class TopologyKeeper implements SessionTopology {
   }
 
   private static void addWeights(
-      TopologyCounts counts,
+      PairCounts counts,
       List<AffinityTerm> terms,
       Pod target,
       Map<String, String> targetNamespaceLabels,
@@ -313,7 +313,7 @@ public final class TopologyKeeper implements SessionTopology {
     return positions.get(node.name());
   }
 
-  private TopologyCounts counts(Key key, Source source, Contribution contribution) {
+  private PairCounts counts(Key key, Source source, Contribution contribution) {
     Counted entry = counted.get(key);
     if (entry == null) {
       Map<String, Placed> few =
@@ -327,7 +327,7 @@ public final class TopologyKeeper implements SessionTopology {
         return NONE;
       }
       entry = new Counted(contribution);
-      TopologyCounts counts = new TopologyCounts();
+      PairCounts counts = new PairCounts();
       if (few == null) {
         for (NodeInfo node : nodes) {
           Map<String, String> labels = node.node().metadata().labels();
@@ -346,7 +346,7 @@ public final class TopologyKeeper implements SessionTopology {
       return entry.counts;
     }
     if (entry.seen < changes.size()) {
-      TopologyCounts counts = entry.counts.copy();
+      PairCounts counts = entry.counts.copy();
       for (int c = entry.seen; c < changes.size(); c++) {
         Change change = changes.get(c);
         Map<String, String> labels = change.node().node().metadata().labels();

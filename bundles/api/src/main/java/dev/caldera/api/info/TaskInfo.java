@@ -36,11 +36,10 @@ public interface TaskInfo {
   /**
    * The pod's placement terms (node selection, pod affinity, topology spread), parsed once: the
    * framework parses them on first use and keeps them for the session, so the predicates and the
-   * scores read one copy. This default parses on every call.
+   * scores read one copy. Implementations parse with the api-support bundle's {@code
+   * PodPlacements.of}.
    */
-  default PodPlacement placement() {
-    return PodPlacement.of(pod());
-  }
+  PodPlacement placement();
 
   /** The current status. */
   TaskStatus status();

@@ -1,5 +1,5 @@
 @Export
-@Version("1.6.0")
+@Version("2.0.0")
 package dev.caldera.api.info;
 
 import org.osgi.annotation.bundle.Export;

@@ -33,8 +33,8 @@ public interface SessionTopology {
 
   /**
    * Required pod affinity (the incoming pod's own terms, namespaces resolved): for each counted pod
-   * that matches every term ({@link AffinityTerm#matchesAll}), +1 on the pair of each term's
-   * topology key on its node. Empty for no terms.
+   * that matches every term ({@link AffinityTerm#matches} with its namespace labels unknown), +1 on
+   * the pair of each term's topology key on its node. Empty for no terms.
    */
   TopologyCounts matchingAll(List<AffinityTerm> terms);
 

@@ -1,9 +1,7 @@
 package dev.caldera.api.placement;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * Counts per topology pair (node label key, value), as upstream's {@code
@@ -12,115 +10,37 @@ import java.util.Map;
  * pair object. Not thread-safe; {@link #copy()} for a simulation of its own.
  *
  * <p>Counts handed out by {@link SessionTopology} are shared by every plugin and read-only: {@link
- * #add} on them throws {@link IllegalStateException}; a {@link #copy()} is always writable.
+ * #add} on them throws {@link IllegalStateException}; a {@link #copy()} is always writable. The
+ * implementation is the api-support bundle's {@code PairCounts}.
  */
-public final class TopologyCounts {
-
-  private boolean readOnly;
-
-  private final Map<String, Map<String, Long>> counts = new HashMap<>();
-
-  /** The keys that have at least one pair, in the order first added. */
-  private final List<String> keys = new ArrayList<>();
+@ProviderType
+public interface TopologyCounts {
 
   /** Adds {@code delta} to the pair of {@code key} on a node with these labels, if it has one. */
-  public void add(String key, Map<String, String> nodeLabels, long delta) {
-    String value = nodeLabels.get(key);
-    if (value != null) {
-      add(key, value, delta);
-    }
-  }
-
-  /** Adds {@code delta} to the pair ({@code key}, {@code value}). */
-  public void add(String key, String value, long delta) {
-    if (readOnly) {
-      throw new IllegalStateException("shared topology counts are read-only; add to a copy()");
-    }
-    if (delta == 0) {
-      return;
-    }
-    Map<String, Long> byValue = counts.get(key);
-    if (byValue == null) {
-      byValue = new HashMap<>();
-      counts.put(key, byValue);
-      keys.add(key);
-    }
-    long n = byValue.getOrDefault(value, 0L) + delta;
-    if (n == 0) {
-      byValue.remove(value);
-      if (byValue.isEmpty()) {
-        counts.remove(key);
-        keys.remove(key);
-      }
-    } else {
-      byValue.put(value, n);
-    }
-  }
-
-  /** The count of the pair, 0 when absent. */
-  public long get(String key, String value) {
-    Map<String, Long> byValue = counts.get(key);
-    if (byValue == null) {
-      return 0;
-    }
-    Long n = byValue.get(value);
-    return n == null ? 0 : n;
-  }
-
-  /** Whether no pair has a count. */
-  public boolean isEmpty() {
-    return keys.isEmpty();
-  }
-
-  /** Whether some pair of a node with these labels has a positive count. */
-  public boolean anyPositive(Map<String, String> nodeLabels) {
-    for (int i = 0; i < keys.size(); i++) {
-      String key = keys.get(i);
-      String value = nodeLabels.get(key);
-      if (value != null && get(key, value) > 0) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The sum of the counts of the pairs of a node with these labels. */
-  public long sum(Map<String, String> nodeLabels) {
-    long sum = 0;
-    for (int i = 0; i < keys.size(); i++) {
-      String key = keys.get(i);
-      String value = nodeLabels.get(key);
-      if (value != null) {
-        sum += get(key, value);
-      }
-    }
-    return sum;
-  }
-
-  /** Whether {@link #add} is refused (counts shared through {@link SessionTopology}). */
-  public boolean isReadOnly() {
-    return readOnly;
-  }
+  void add(String key, Map<String, String> nodeLabels, long delta);
 
   /**
-   * Makes these counts read-only, for sharing (a {@link SessionTopology} implementation hands them
-   * out so); a {@link #copy()} is writable again.
+   * Adds {@code delta} to the pair ({@code key}, {@code value}).
    *
-   * @return these counts
-   * @since 1.2
+   * @throws IllegalStateException when these counts are {@link #isReadOnly() read-only}
    */
-  public TopologyCounts readOnly() {
-    readOnly = true;
-    return this;
-  }
+  void add(String key, String value, long delta);
+
+  /** The count of the pair, 0 when absent. */
+  long get(String key, String value);
+
+  /** Whether no pair has a count. */
+  boolean isEmpty();
+
+  /** Whether some pair of a node with these labels has a positive count. */
+  boolean anyPositive(Map<String, String> nodeLabels);
+
+  /** The sum of the counts of the pairs of a node with these labels. */
+  long sum(Map<String, String> nodeLabels);
+
+  /** Whether {@link #add} is refused (counts shared through {@link SessionTopology}). */
+  boolean isReadOnly();
 
   /** An independent, writable copy. */
-  public TopologyCounts copy() {
-    TopologyCounts copy = new TopologyCounts();
-    for (String key : keys) {
-      copy.counts.put(key, new HashMap<>(counts.get(key)));
-      copy.keys.add(key);
-    }
-    return copy;
-  }
+  TopologyCounts copy();
 }

@@ -8,6 +8,7 @@ import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.placement.PodPlacements;
 import java.time.Instant;
 
 /** A task in a session: the pod plus the scheduler's status and placement of it. */
@@ -94,7 +95,7 @@ final class TaskState implements TaskInfo {
   public PodPlacement placement() {
     PodPlacement p = placement;
     if (p == null) {
-      p = PodPlacement.of(pod);
+      p = PodPlacements.of(pod);
       placement = p;
     }
     return p;

@@ -13,6 +13,7 @@ import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.placement.Selector;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.TopologyCounts;
+import dev.caldera.support.placement.LabelSelectors;
 import dev.caldera.testkit.NodeBuilder;
 import dev.caldera.testkit.PodBuilder;
 import java.util.ArrayList;
@@ -158,7 +159,7 @@ class NodeTopologyTest {
               task(ssn, "anti-0").placement().requiredAntiAffinity();
           assertThat(existingAnti(ssn, "n1")).isZero();
           assertThat(topology.matchingEach(terms).get(HOSTNAME, "n2")).isEqualTo(1);
-          Selector web = Selector.ofLabels(Map.of("app", "web"));
+          Selector web = LabelSelectors.ofLabels(Map.of("app", "web"));
           assertThat(topology.matchingPods(ssn.node("n2"), web, "ns")).isEqualTo(1);
 
           assertThat(ssn.allocate(task(ssn, "anti-0"), ssn.node("n1")).isSuccess()).isTrue();

@@ -15,6 +15,7 @@ import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.placement.Selector;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.TopologyCounts;
+import dev.caldera.support.placement.LabelSelectors;
 import dev.caldera.support.placement.TopologyKeeper;
 import dev.caldera.testkit.NodeBuilder;
 import dev.caldera.testkit.PodBuilder;
@@ -161,7 +162,7 @@ class TopologyCheckTest {
           shared.existingRequiredAntiAffinity(incoming),
           fresh.existingRequiredAntiAffinity(incoming));
       assertSame(shared.existingPreferred(incoming), fresh.existingPreferred(incoming));
-      Selector selector = Selector.ofLabels(Map.of("app", app));
+      Selector selector = LabelSelectors.ofLabels(Map.of("app", app));
       for (NodeInfo node : ssn.nodes()) {
         assertThat(shared.matchingPods(node, selector, "ns"))
             .isEqualTo(fresh.matchingPods(node, selector, "ns"));

@@ -6,6 +6,8 @@ import dev.caldera.api.placement.PodPlacement;
 import dev.caldera.api.placement.Selector;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.SpreadConstraint;
+import dev.caldera.support.placement.LabelSelectors;
+import dev.caldera.support.placement.SpreadConstraints;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -143,13 +145,13 @@ final class TopologySpreadScorer {
     if (!controlledByDefaultingOwner(pod)) {
       return List.of();
     }
-    Selector selector = Selector.ofLabels(pod.metadata().labels());
+    Selector selector = LabelSelectors.ofLabels(pod.metadata().labels());
     if (selector.isEmpty()) {
       return List.of();
     }
     return List.of(
-        new SpreadConstraint(3, HOSTNAME, selector, 1, true, false, false),
-        new SpreadConstraint(5, ZONE, selector, 1, true, false, false));
+        SpreadConstraints.of(3, HOSTNAME, selector, 1, true, false, false),
+        SpreadConstraints.of(5, ZONE, selector, 1, true, false, false));
   }
 
   private static boolean controlledByDefaultingOwner(Pod pod) {

@@ -4,6 +4,7 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.AffinityTerm;
 import dev.caldera.api.placement.TopologyCounts;
+import dev.caldera.support.placement.AffinityTerms;
 import java.util.Map;
 
 /**
@@ -60,7 +61,7 @@ final class InterPodAffinityState {
 
   /** Counts an existing pod against the incoming pod's own affinity and anti-affinity terms. */
   private void countIncomingTerms(Pod existing, Map<String, String> nodeLabels, int delta) {
-    if (AffinityTerm.matchesAll(incoming.affinity, existing)) {
+    if (AffinityTerms.matchesAll(incoming.affinity, existing)) {
       for (AffinityTerm t : incoming.affinity) {
         affinity.add(t.topologyKey(), nodeLabels, delta);
       }
@@ -108,7 +109,7 @@ final class InterPodAffinityState {
     // The first pod of a group with affinity to itself may go anywhere that has the topology
     // labels, as long as no other pod in the cluster matches its terms.
     return podsExist
-        || (affinity.isEmpty() && AffinityTerm.matchesAll(incoming.affinity, incoming.pod));
+        || (affinity.isEmpty() && AffinityTerms.matchesAll(incoming.affinity, incoming.pod));
   }
 
   InterPodAffinityState copy() {

@@ -13,6 +13,7 @@ import dev.caldera.api.model.NodeSelectorTerm;
 import dev.caldera.api.model.Toleration;
 import dev.caldera.api.placement.SessionTopology;
 import dev.caldera.api.placement.SpreadConstraint;
+import dev.caldera.support.placement.SpreadConstraints;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -305,7 +306,7 @@ final class PredicatesSession {
       return Reasons.NODE_AFFINITY_STATUS;
     }
     if (args.taintToleration()
-        && SpreadConstraint.hasUntoleratedTaint(node.taints(), f.tolerations)) {
+        && SpreadConstraints.hasUntoleratedTaint(node.taints(), f.tolerations)) {
       return Reasons.TAINT_STATUS;
     }
     return null;

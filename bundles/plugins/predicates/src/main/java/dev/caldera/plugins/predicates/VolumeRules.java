@@ -12,6 +12,7 @@ import dev.caldera.api.model.Storage;
 import dev.caldera.api.model.StorageClass;
 import dev.caldera.api.placement.NodeSelection;
 import dev.caldera.api.resource.Quantity;
+import dev.caldera.support.placement.NodeSelections;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -440,13 +441,13 @@ final class VolumeRules {
       return true;
     }
     return affinities
-        .computeIfAbsent("pv:" + pv.name(), k -> NodeSelection.ofTerms(pv.nodeAffinity()))
+        .computeIfAbsent("pv:" + pv.name(), k -> NodeSelections.ofTerms(pv.nodeAffinity()))
         .matches(node);
   }
 
   private boolean topologyAllows(StorageClass sc, Node node) {
     return affinities
-        .computeIfAbsent("sc:" + sc.name(), k -> NodeSelection.ofTerms(sc.allowedTopologies()))
+        .computeIfAbsent("sc:" + sc.name(), k -> NodeSelections.ofTerms(sc.allowedTopologies()))
         .matches(node);
   }
 

@@ -1,4 +1,4 @@
-package dev.caldera.api.placement;
+package dev.caldera.support.placement;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +18,11 @@ import dev.caldera.api.model.Taint;
 import dev.caldera.api.model.Toleration;
 import dev.caldera.api.model.TopologySpreadConstraint;
 import dev.caldera.api.model.WeightedPodAffinityTerm;
+import dev.caldera.api.placement.AffinityTerm;
+import dev.caldera.api.placement.PodPlacement;
+import dev.caldera.api.placement.Selector;
+import dev.caldera.api.placement.SpreadConstraint;
+import dev.caldera.api.placement.TopologyCounts;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class PodPlacementTest {
+class PodPlacementsTest {
 
   private static final String ZONE = "topology.kubernetes.io/zone";
 
@@ -141,7 +146,7 @@ class PodPlacementTest {
   }
 
   @Nested
-  class LabelSelectors {
+  class SelectorParsing {
 
     private final Map<String, String> web = Map.of("app", "web", "tier", "front");
 
@@ -154,43 +159,45 @@ class PodPlacementTest {
       "rack, NotIn, web, true",
     })
     void inAndNotIn(String key, String op, String value, boolean matches) {
-      assertThat(Selector.of(selector(expr(key, op, value))).matches(web)).isEqualTo(matches);
+      assertThat(LabelSelectors.of(selector(expr(key, op, value))).matches(web)).isEqualTo(matches);
     }
 
     @Test
     void existsAndDoesNotExist() {
-      assertThat(Selector.of(selector(expr("tier", "Exists"))).matches(web)).isTrue();
-      assertThat(Selector.of(selector(expr("rack", "Exists"))).matches(web)).isFalse();
-      assertThat(Selector.of(selector(expr("rack", "DoesNotExist"))).matches(web)).isTrue();
-      assertThat(Selector.of(selector(expr("tier", "DoesNotExist"))).matches(web)).isFalse();
+      assertThat(LabelSelectors.of(selector(expr("tier", "Exists"))).matches(web)).isTrue();
+      assertThat(LabelSelectors.of(selector(expr("rack", "Exists"))).matches(web)).isFalse();
+      assertThat(LabelSelectors.of(selector(expr("rack", "DoesNotExist"))).matches(web)).isTrue();
+      assertThat(LabelSelectors.of(selector(expr("tier", "DoesNotExist"))).matches(web)).isFalse();
     }
 
     @Test
     void matchLabelsAndExpressionsAreAnded() {
       Selector s =
-          Selector.of(new LabelSelector(Map.of("app", "web"), List.of(expr("tier", "In", "db"))));
+          LabelSelectors.of(
+              new LabelSelector(Map.of("app", "web"), List.of(expr("tier", "In", "db"))));
       assertThat(s.matches(web)).isFalse();
       assertThat(s.matches(Map.of("app", "web", "tier", "db"))).isTrue();
     }
 
     @Test
     void nullSelectsNothing_emptySelectsEverything() {
-      assertThat(Selector.of(null).matches(Map.of())).isFalse();
-      assertThat(Selector.of(null).isNothing()).isTrue();
-      assertThat(Selector.of(null).isEmpty()).isFalse();
-      Selector all = Selector.of(new LabelSelector(null, null));
+      assertThat(LabelSelectors.of(null).matches(Map.of())).isFalse();
+      assertThat(LabelSelectors.of(null).isNothing()).isTrue();
+      assertThat(LabelSelectors.of(null).isEmpty()).isFalse();
+      LabelSelectors all =
+          LabelSelectors.parse(new LabelSelector(null, null), "labelSelector", null);
       assertThat(all.isEmpty()).isTrue();
       assertThat(all.matches(web)).isTrue();
-      assertThat(Selector.NOTHING.with("app", "In", "web").matches(web)).isFalse();
+      assertThat(LabelSelectors.NOTHING.with("app", "In", "web").matches(web)).isFalse();
       assertThat(all.with("app", "In", "db").matches(web)).isFalse();
     }
 
     @Test
     void ofLabels_requiresEveryLabel() {
-      Selector s = Selector.ofLabels(Map.of("app", "web"));
+      Selector s = LabelSelectors.ofLabels(Map.of("app", "web"));
       assertThat(s.matches(web)).isTrue();
       assertThat(s.matches(Map.of("app", "db"))).isFalse();
-      assertThat(Selector.ofLabels(Map.of()).isEmpty()).isTrue();
+      assertThat(LabelSelectors.ofLabels(Map.of()).isEmpty()).isTrue();
     }
   }
 
@@ -202,7 +209,7 @@ class PodPlacementTest {
     @Test
     void noNamespacesAndNoSelector_meansTheOwnersNamespace() {
       AffinityTerm t =
-          PodPlacement.of(
+          PodPlacements.of(
                   pod("team-a/p").affinity(term(selector(expr("app", "In", "web")))).build())
               .requiredAffinity()
               .get(0);
@@ -218,7 +225,7 @@ class PodPlacementTest {
           new PodAffinityTerm(
               selector(expr("app", "Exists")), List.of("team-b"), ZONE, null, null, null);
       AffinityTerm t =
-          PodPlacement.of(pod("team-a/p").affinity(listed).build()).requiredAffinity().get(0);
+          PodPlacements.of(pod("team-a/p").affinity(listed).build()).requiredAffinity().get(0);
       assertThat(t.matches(target, Map.of())).isFalse();
       assertThat(t.matches(pod("team-b/t").labels(Map.of("app", "x")).build(), Map.of())).isTrue();
     }
@@ -234,7 +241,7 @@ class PodPlacementTest {
               null,
               null);
       AffinityTerm t =
-          PodPlacement.of(pod("team-x/p").affinity(bySelector).build()).requiredAffinity().get(0);
+          PodPlacements.of(pod("team-x/p").affinity(bySelector).build()).requiredAffinity().get(0);
       assertThat(t.matches(target, Map.of("env", "prod"))).isTrue();
       assertThat(t.matches(target, Map.of("env", "dev"))).isFalse();
       assertThat(t.matches(target, null)).isFalse();
@@ -248,7 +255,7 @@ class PodPlacementTest {
               null,
               null);
       AffinityTerm all =
-          PodPlacement.of(pod("team-x/p").affinity(everyNamespace).build())
+          PodPlacements.of(pod("team-x/p").affinity(everyNamespace).build())
               .requiredAffinity()
               .get(0);
       assertThat(all.matches(target, null)).isTrue();
@@ -265,7 +272,7 @@ class PodPlacementTest {
               null,
               null);
       AffinityTerm t =
-          PodPlacement.of(pod("team-x/p").affinity(bySelector).build())
+          PodPlacements.of(pod("team-x/p").affinity(bySelector).build())
               .requiredAffinity()
               .get(0)
               .resolveNamespaces(
@@ -296,7 +303,7 @@ class PodPlacementTest {
               List.of("version", "absent"),
               List.of("tenant"));
       AffinityTerm t =
-          PodPlacement.of(
+          PodPlacements.of(
                   pod("ns/p")
                       .labels(Map.of("version", "v2", "tenant", "blue"))
                       .affinity(withKeys)
@@ -319,7 +326,7 @@ class PodPlacementTest {
       PodAffinityTerm noSelector =
           new PodAffinityTerm(null, null, ZONE, null, List.of("version"), null);
       AffinityTerm t =
-          PodPlacement.of(pod("ns/p").labels(Map.of("version", "v2")).affinity(noSelector).build())
+          PodPlacements.of(pod("ns/p").labels(Map.of("version", "v2")).affinity(noSelector).build())
               .requiredAffinity()
               .get(0);
       assertThat(t.matches(pod("ns/a").labels(Map.of("version", "v2")).build(), null)).isFalse();
@@ -333,7 +340,7 @@ class PodPlacementTest {
               List.of(
                   new WeightedPodAffinityTerm(30, term(selector(expr("app", "In", "web")))),
                   new WeightedPodAffinityTerm(5, null)));
-      PodPlacement p = PodPlacement.of(pod("ns/p").antiAffinity(anti).build());
+      PodPlacement p = PodPlacements.of(pod("ns/p").antiAffinity(anti).build());
       assertThat(p.preferredAntiAffinity()).extracting(AffinityTerm::weight).containsExactly(30);
       assertThat(p.hasPreferredPodTerms()).isTrue();
       assertThat(p.requiredAntiAffinity()).isEmpty();
@@ -345,12 +352,12 @@ class PodPlacementTest {
   }
 
   @Nested
-  class NodeSelection {
+  class NodeSelectionParsing {
 
     private final Map<String, String> labels = Map.of("zone", "a", "cores", "16");
 
     private boolean matches(NodeSelectorRequirement r) {
-      return PodPlacement.of(pod("ns/p").nodeAffinity(required(nodeTerm(r))).build())
+      return PodPlacements.of(pod("ns/p").nodeAffinity(required(nodeTerm(r))).build())
           .requiredNodes()
           .matches(labels, "n1");
     }
@@ -381,7 +388,7 @@ class PodPlacementTest {
     @Test
     void anInvalidTermMatchesNothingWhileTheOtherTermsCount() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p")
                   .nodeAffinity(
                       required(
@@ -394,16 +401,16 @@ class PodPlacementTest {
     @Test
     void nodeSelectorAndRequiredTermsBothApply_emptyTermsSelectNothing() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p")
                   .nodeSelector(Map.of("zone", "a"))
                   .nodeAffinity(required(nodeTerm(req("cores", "Exists"))))
                   .build());
       assertThat(p.requiredNodes().matches(labels, "n1")).isTrue();
       assertThat(p.requiredNodes().matches(Map.of("zone", "a"), "n1")).isFalse();
-      assertThat(PodPlacement.of(pod("ns/p").build()).requiredNodes().isEmpty()).isTrue();
+      assertThat(PodPlacements.of(pod("ns/p").build()).requiredNodes().isEmpty()).isTrue();
       PodPlacement emptyTerm =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p").nodeAffinity(required(new NodeSelectorTerm(null, null))).build());
       assertThat(emptyTerm.requiredNodes().matches(labels, "n1")).isFalse();
     }
@@ -414,12 +421,12 @@ class PodPlacementTest {
       NodeSelectorTerm notN1 =
           new NodeSelectorTerm(null, List.of(req("metadata.name", "NotIn", "n1")));
       assertThat(
-              PodPlacement.of(pod("ns/p").nodeAffinity(required(n1)).build())
+              PodPlacements.of(pod("ns/p").nodeAffinity(required(n1)).build())
                   .requiredNodes()
                   .matches(labels, "n1"))
           .isTrue();
       assertThat(
-              PodPlacement.of(pod("ns/p").nodeAffinity(required(notN1)).build())
+              PodPlacements.of(pod("ns/p").nodeAffinity(required(notN1)).build())
                   .requiredNodes()
                   .matches(labels, "n1"))
           .isFalse();
@@ -427,10 +434,11 @@ class PodPlacementTest {
           new NodeSelectorTerm(
               null, List.of(req("metadata.name", "In", "n1"), req("metadata.name", "In", "n2")));
       assertThat(
-              PodPlacement.of(pod("ns/p").nodeAffinity(required(both)).build()).nodeNamesConflict())
+              PodPlacements.of(pod("ns/p").nodeAffinity(required(both)).build())
+                  .nodeNamesConflict())
           .isTrue();
       assertThat(
-              PodPlacement.of(pod("ns/p").nodeAffinity(required(n1)).build()).nodeNamesConflict())
+              PodPlacements.of(pod("ns/p").nodeAffinity(required(n1)).build()).nodeNamesConflict())
           .isFalse();
     }
 
@@ -442,7 +450,7 @@ class PodPlacementTest {
               List.of(
                   new PreferredSchedulingTerm(7, nodeTerm(req("zone", "In", "a"))),
                   new PreferredSchedulingTerm(0, nodeTerm(req("zone", "In", "a")))));
-      PodPlacement p = PodPlacement.of(pod("ns/p").nodeAffinity(preferred).build());
+      PodPlacement p = PodPlacements.of(pod("ns/p").nodeAffinity(preferred).build());
       assertThat(p.requiredNodes().isEmpty()).isTrue();
       assertThat(p.preferredNodeTerms()).hasSize(1);
       assertThat(p.preferredNodeTerms().get(0).weight()).isEqualTo(7);
@@ -452,12 +460,12 @@ class PodPlacementTest {
   }
 
   @Nested
-  class SpreadConstraints {
+  class SpreadParsing {
 
     @Test
     void splitIntoHardAndSoft_withDefaults() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p")
                   .labels(Map.of("app", "web"))
                   .spread(spread("DoNotSchedule", selector(expr("app", "Exists"))))
@@ -486,7 +494,7 @@ class PodPlacementTest {
               "Ignore",
               "Honor",
               null);
-      SpreadConstraint parsed = PodPlacement.of(pod("ns/p").spread(c).build()).hardSpread().get(0);
+      SpreadConstraint parsed = PodPlacements.of(pod("ns/p").spread(c).build()).hardSpread().get(0);
       assertThat(parsed.maxSkew()).isEqualTo(2);
       assertThat(parsed.minDomains()).isEqualTo(3);
       assertThat(parsed.honorNodeAffinity()).isFalse();
@@ -506,7 +514,8 @@ class PodPlacementTest {
               null,
               List.of("version"));
       SpreadConstraint parsed =
-          PodPlacement.of(pod("ns/p").labels(Map.of("app", "w", "version", "v2")).spread(c).build())
+          PodPlacements.of(
+                  pod("ns/p").labels(Map.of("app", "w", "version", "v2")).spread(c).build())
               .hardSpread()
               .get(0);
       assertThat(
@@ -543,21 +552,21 @@ class PodPlacementTest {
               null,
               null);
       PodPlacement onlyZoneB =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p")
                   .nodeSelector(Map.of("zone", "b"))
                   .spread(honorBoth)
                   .spread(ignoreBoth)
                   .build());
-      PodPlacement anywhere = PodPlacement.of(pod("ns/q").spread(honorBoth).build());
+      PodPlacement anywhere = PodPlacements.of(pod("ns/q").spread(honorBoth).build());
 
       assertThat(onlyZoneB.hardSpread().get(0).includes(onlyZoneB, zoneA)).isFalse();
       assertThat(onlyZoneB.hardSpread().get(0).includes(onlyZoneB, zoneB)).isTrue();
       assertThat(onlyZoneB.hardSpread().get(1).includes(onlyZoneB, zoneA)).isTrue();
       assertThat(anywhere.hardSpread().get(0).includes(anywhere, zoneA)).isFalse();
-      assertThat(SpreadConstraint.hasUntoleratedTaint(zoneA.taints(), List.of())).isTrue();
+      assertThat(SpreadConstraints.hasUntoleratedTaint(zoneA.taints(), List.of())).isTrue();
       assertThat(
-              SpreadConstraint.hasUntoleratedTaint(
+              SpreadConstraints.hasUntoleratedTaint(
                   zoneA.taints(), List.of(new Toleration("gpu", "Exists", "", "", null))))
           .isFalse();
     }
@@ -575,7 +584,7 @@ class PodPlacementTest {
     @Test
     void anEmptySelectorCountsNoExistingPodButSelectsTheOwner() {
       SpreadConstraint parsed =
-          PodPlacement.of(
+          PodPlacements.of(
                   pod("ns/p")
                       .spread(spread("DoNotSchedule", new LabelSelector(null, null)))
                       .build())
@@ -592,7 +601,7 @@ class PodPlacementTest {
     @Test
     void aValidPodHasNoProblems() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p")
                   .nodeAffinity(required(nodeTerm(req("zone", "In", "a"))))
                   .affinity(term(selector(expr("app", "In", "web"))))
@@ -604,7 +613,7 @@ class PodPlacementTest {
     @Test
     void anUnknownSelectorOperator_isOneErrorNamingPodAndField_andTheTermSelectsNothing() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("team-a/web-0").affinity(term(selector(expr("app", "Like", "web")))).build());
       assertThat(p.problems())
           .containsExactly(
@@ -621,7 +630,7 @@ class PodPlacementTest {
     @Test
     void selectorValuesThatDoNotFitTheOperator() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p")
                   .affinity(term(selector(expr("app", "In"), expr("tier", "Exists", "x"))))
                   .build());
@@ -637,7 +646,7 @@ class PodPlacementTest {
     @Test
     void aBadNodeSelectorRequirementNamesItsTermAndIndex() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p")
                   .nodeAffinity(
                       required(
@@ -653,7 +662,7 @@ class PodPlacementTest {
     @Test
     void aBadFieldKeyIsReported() {
       NodeSelectorTerm byHost = new NodeSelectorTerm(null, List.of(req("spec.host", "In", "n1")));
-      PodPlacement p = PodPlacement.of(pod("ns/p").nodeAffinity(required(byHost)).build());
+      PodPlacement p = PodPlacements.of(pod("ns/p").nodeAffinity(required(byHost)).build());
       assertThat(p.problems())
           .containsExactly(
               "pod ns/p: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
@@ -665,7 +674,7 @@ class PodPlacementTest {
     void aMissingTopologyKeyIsReportedAndNoNodeHasIt() {
       PodAffinityTerm noKey =
           new PodAffinityTerm(selector(expr("app", "Exists")), null, null, null, null, null);
-      PodPlacement p = PodPlacement.of(pod("ns/p").affinity(noKey).build());
+      PodPlacement p = PodPlacements.of(pod("ns/p").affinity(noKey).build());
       assertThat(p.requiredAffinity().get(0).topologyKey()).isEmpty();
       assertThat(p.problems())
           .containsExactly(
@@ -676,7 +685,7 @@ class PodPlacementTest {
     @Test
     void anUnknownWhenUnsatisfiableLeavesTheConstraintOut() {
       PodPlacement p =
-          PodPlacement.of(
+          PodPlacements.of(
               pod("ns/p").spread(spread("Sometimes", selector(expr("app", "Exists")))).build());
       assertThat(p.hardSpread()).isEmpty();
       assertThat(p.softSpread()).isEmpty();
@@ -698,7 +707,7 @@ class PodPlacementTest {
               "Always",
               null,
               null);
-      PodPlacement p = PodPlacement.of(pod("ns/p").spread(c).build());
+      PodPlacement p = PodPlacements.of(pod("ns/p").spread(c).build());
       assertThat(p.hardSpread().get(0).honorNodeAffinity()).isFalse();
       assertThat(p.problems())
           .containsExactly(
@@ -712,7 +721,7 @@ class PodPlacementTest {
 
     @Test
     void aPairBackAtZeroIsGone() {
-      TopologyCounts counts = new TopologyCounts();
+      TopologyCounts counts = new PairCounts();
       counts.add(ZONE, Map.of(ZONE, "a"), 2);
       counts.add(ZONE, Map.of("other", "x"), 5);
       assertThat(counts.get(ZONE, "a")).isEqualTo(2);
@@ -724,7 +733,7 @@ class PodPlacementTest {
 
     @Test
     void sumAddsTheNodesPairs_andACopyIsIndependent() {
-      TopologyCounts counts = new TopologyCounts();
+      TopologyCounts counts = new PairCounts();
       counts.add(ZONE, "a", 3);
       counts.add("host", "n1", -1);
       TopologyCounts copy = counts.copy();

@@ -1,4 +1,4 @@
-package dev.caldera.api.placement;
+package dev.caldera.support.placement;
 
 import java.util.ArrayList;
 import java.util.List;
