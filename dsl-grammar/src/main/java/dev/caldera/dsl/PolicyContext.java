@@ -4,7 +4,7 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 
 /**
  * What a compiled policy reads besides the tasks and queues it is asked about: the objects a task

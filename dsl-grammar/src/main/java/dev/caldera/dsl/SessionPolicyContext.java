@@ -9,8 +9,8 @@ import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.support.resource.Resource;
 import java.util.HashMap;
 import java.util.Map;
 

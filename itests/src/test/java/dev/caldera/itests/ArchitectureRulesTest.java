@@ -12,8 +12,6 @@ import dev.caldera.api.fixture.LeakyApi;
 import dev.caldera.api.fixture.UnmarkedFn;
 import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.ReadOnlyResource;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.fixture.UsesTheDsl;
 import dev.caldera.itests.fixtures.AdmitsAtLoad;
@@ -33,6 +31,8 @@ import dev.caldera.sim.fixture.AsksTheKubeBundle;
 import dev.caldera.sim.internal.AdmitsWhileReading;
 import dev.caldera.support.fixture.SupportUsingTheFramework;
 import dev.caldera.support.json.AnnotationJson;
+import dev.caldera.support.resource.ReadOnlyResource;
+import dev.caldera.support.resource.Resource;
 import org.junit.jupiter.api.Test;
 
 /**

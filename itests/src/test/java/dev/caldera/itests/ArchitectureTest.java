@@ -38,11 +38,9 @@ class ArchitectureTest {
       java.util.Set.of(
           // The extension-point keys.
           "dev.caldera.api.ExtensionPoint",
-          // Values: Go durations, quantities, resource vectors and the names they are indexed by.
+          // Values: Go durations, quantities and the names resource vectors are indexed by.
           "dev.caldera.api.GoDuration",
           "dev.caldera.api.resource.Quantity",
-          "dev.caldera.api.resource.Resource",
-          "dev.caldera.api.resource.ReadOnlyResource",
           "dev.caldera.api.resource.ResourceNames",
           "dev.caldera.api.model.Storage");
 

@@ -4,7 +4,7 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Node;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -5,8 +5,8 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.PodPlacement;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.support.placement.PodPlacements;
+import dev.caldera.support.resource.Resource;
 import java.time.Instant;
 
 /**

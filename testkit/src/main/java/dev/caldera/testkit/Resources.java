@@ -2,7 +2,7 @@ package dev.caldera.testkit;
 
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -32,9 +32,10 @@ public final class Resources {
   }
 
   /**
-   * A pod's request as Volcano's {@code GetPodResourceRequest} computes it ({@link Pod#request()}).
+   * A pod's request as Volcano's {@code GetPodResourceRequest} computes it ({@link
+   * Resource#requestOf(Pod)}).
    */
   public static Resource podRequest(Pod pod) {
-    return pod.request();
+    return Resource.requestOf(pod);
   }
 }

@@ -11,9 +11,9 @@ import java.util.Map;
  * A pod's total request as Kubernetes computes it ({@code resourcehelper.PodRequests}), exactly and
  * per resource name: the containers and sidecar init containers run together, each other init
  * container runs alone after the sidecars started before it, the larger of the two counts, plus the
- * overhead. Unlike {@link Pod#request()} (Volcano's scheduler-side {@code GetPodResourceRequest})
- * it adds no {@code pods} and keeps exact quantities: it is what the pod group controller writes
- * into an implicit group's {@code minResources}.
+ * overhead. Unlike {@code Resource.requestOf(Pod)} of api-support (Volcano's scheduler-side {@code
+ * GetPodResourceRequest}) it adds no {@code pods} and keeps exact quantities: it is what the pod
+ * group controller writes into an implicit group's {@code minResources}.
  */
 public final class PodRequests {
 

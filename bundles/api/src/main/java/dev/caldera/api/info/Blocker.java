@@ -1,6 +1,6 @@
 package dev.caldera.api.info;
 
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -65,8 +65,9 @@ public record Blocker(
   }
 
   /**
-   * The figures of {@code names} (resources in {@link Resource}'s units): what is requested, what
-   * is allocated and the limit, converted to Kubernetes units (cores, bytes, counts).
+   * The figures of {@code names} (resources in {@link dev.caldera.api.resource.ResourceView}'s
+   * units): what is requested, what is allocated and the limit, converted to Kubernetes units
+   * (cores, bytes, counts).
    */
   public static List<Figure> figures(
       List<String> names,
@@ -138,7 +139,7 @@ public record Blocker(
     if (Double.isInfinite(value) || Double.isNaN(value)) {
       return value;
     }
-    return Resource.quantity(name, value).amount().doubleValue();
+    return ResourceNames.quantity(name, value).amount().doubleValue();
   }
 
   /** Where a job stopped, in the order a session reaches the stages. */

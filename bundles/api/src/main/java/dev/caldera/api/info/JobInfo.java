@@ -1,7 +1,6 @@
 package dev.caldera.api.info;
 
 import dev.caldera.api.model.PodGroup;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
 import java.time.Instant;
 import java.util.List;
@@ -107,13 +106,13 @@ public interface JobInfo {
   /**
    * {@code GetElasticResources}: the part of {@link #allocated()} above {@link #minResources()}.
    */
-  Resource elasticResources();
+  ResourceView elasticResources();
 
   /**
    * {@code DeductSchGatedResources(GetInqueueResource(job, allocated))}: the part of the minimum
    * still to be allocated, as the enqueue accounting of proportion and capacity counts it.
    */
-  Resource inqueueResources();
+  ResourceView inqueueResources();
 
   /** {@code DeductSchGatedResources(res)}: {@code res} less gated tasks' requests, clamped at 0. */
   ResourceView deductSchedulingGated(ResourceView res);

@@ -1,7 +1,6 @@
 package dev.caldera.api.info;
 
 import dev.caldera.api.model.Node;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
 import java.util.List;
 import org.osgi.annotation.versioning.ProviderType;
@@ -45,8 +44,8 @@ public interface NodeInfo {
   /** Σ request of Pipelined tasks. */
   ResourceView pipelined();
 
-  /** {@code FutureIdle = Idle + Releasing − Pipelined}, as a new resource. */
-  Resource futureIdle();
+  /** {@code FutureIdle = Idle + Releasing − Pipelined}. */
+  ResourceView futureIdle();
 
   /**
    * Whether {@code request} fits {@link #futureIdle()} (ε rule, absent scalars as 0), without

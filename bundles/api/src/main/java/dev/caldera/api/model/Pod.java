@@ -1,8 +1,6 @@
 package dev.caldera.api.model;
 
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
-import dev.caldera.api.resource.ResourceNames;
 import java.util.List;
 import java.util.Map;
 
@@ -98,37 +96,6 @@ public record Pod(
         nominatedNodeName,
         conditions,
         null);
-  }
-
-  /**
-   * The pod's request as Volcano's {@code GetPodResourceRequest} computes it (without in-place
-   * resize or pod-level resources): the containers summed; the per-dimension max with each init
-   * container, restartable (sidecar) init containers accumulating and adding to the sum; one {@code
-   * pods}; then the overhead. A new resource each call.
-   */
-  public Resource request() {
-    Resource result = Resource.empty();
-    for (Container c : containers) {
-      result.add(Resource.fromList(c.requests()));
-    }
-    Resource sidecars = Resource.empty();
-    Resource initMax = Resource.empty();
-    for (Container c : initContainers) {
-      Resource req = Resource.fromList(c.requests());
-      if ("Always".equals(c.restartPolicy())) {
-        result.add(req);
-        sidecars.add(req);
-        initMax.setMax(sidecars);
-      } else {
-        initMax.setMax(req.copy().add(sidecars));
-      }
-    }
-    result.setMax(initMax);
-    result.set(ResourceNames.PODS_INDEX, result.get(ResourceNames.PODS_INDEX) + 1);
-    if (!overhead.isEmpty()) {
-      result.add(Resource.fromList(overhead));
-    }
-    return result;
   }
 
   /** This pod with another placement and status (what a cluster changes as it runs the pod). */

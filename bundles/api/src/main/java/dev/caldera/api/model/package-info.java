@@ -1,5 +1,5 @@
 @Export
-@Version("1.2.0")
+@Version("2.0.0")
 package dev.caldera.api.model;
 
 import org.osgi.annotation.bundle.Export;

@@ -4,7 +4,8 @@ import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Interns resource names to small dense indices so that {@link Resource} can be a plain array.
+ * Interns resource names to small dense indices so that a resource vector ({@link ResourceView})
+ * can be a plain array.
  *
  * <p>Indices 0, 1 and 2 are always {@code cpu}, {@code memory} and {@code pods}; other names get
  * the next free index the first time they are seen, for the life of the JVM. The table only grows,
@@ -88,5 +89,19 @@ public final class ResourceNames {
       return name.startsWith("kubernetes.io/");
     }
     return true;
+  }
+
+  /**
+   * An amount of resource {@code name} in the units of {@link ResourceView} (milli-cores, bytes, a
+   * count of pods, thousandths of other resources) as a Kubernetes quantity: {@code cpu 20000} is
+   * {@code 20}.
+   */
+  public static Quantity quantity(String name, double value) {
+    long v = Math.round(value);
+    return switch (name) {
+      case MEMORY -> Quantity.ofBytes(v);
+      case PODS -> Quantity.of(v);
+      default -> Quantity.ofMilli(v);
+    };
   }
 }

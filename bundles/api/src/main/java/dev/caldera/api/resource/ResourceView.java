@@ -1,20 +1,17 @@
 package dev.caldera.api.resource;
 
-import dev.caldera.api.resource.Resource.Dimension;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A resource vector to read and compare, never to change: what the session's views hand out (a
  * task's request, a job's sums, a node's figures, the cluster total), which are the session's own
- * state. {@link #copy()} gives a {@link Resource} to compute with. The implementations are {@link
- * Resource} and its read-only face {@link ReadOnlyResource}, which the session's views hand out
- * ({@link Resource#view()}): a view cannot be cast to a resource to change it.
+ * state. Amounts are in the units of {@link ResourceNames#quantity}: milli-cores, bytes, a count of
+ * pods, thousandths of other resources. The arithmetic lives in the api-support bundle ({@code
+ * dev.caldera.support.resource.Resource}, which copies a view into a vector to compute with); the
+ * session's views hand out its read-only face, which cannot be cast to a resource to change it.
  */
-public sealed interface ResourceView permits Resource, ReadOnlyResource {
-
-  /** A deep copy, the caller's own to change. */
-  Resource copy();
+public interface ResourceView {
 
   /** The milli-cpu value. */
   double milliCpu();
@@ -46,13 +43,6 @@ public sealed interface ResourceView permits Resource, ReadOnlyResource {
   /** Whether any scalar is present. */
   boolean hasScalars();
 
-  /**
-   * {@code Diff(rr, d)}: returns {@code [increased, decreased]}; per dimension, if this is larger
-   * the difference goes to increased, otherwise to decreased. Absent scalars are 0 ({@code ZERO})
-   * or −1 ({@code INFINITY}, Volcano's sentinel).
-   */
-  Resource[] diff(ResourceView rr, Dimension d);
-
   /** {@code IsEmpty}: every dimension except {@code pods} is below ε. */
   boolean isEmpty();
 
@@ -62,7 +52,7 @@ public sealed interface ResourceView permits Resource, ReadOnlyResource {
   /** {@code ResourceNames()}: indices of every dimension ≥ ε, {@code pods} included. */
   int[] resourceIndices();
 
-  /** {@code ResourceNames()} as names. */
+  /** {@code ResourceNames()} as names: cpu, memory and pods first, then the others by name. */
   List<String> resourceNames();
 
   /** {@code Less}: strictly less on cpu and memory and on every scalar, with the {@code d} rule. */
@@ -160,7 +150,5 @@ public sealed interface ResourceView permits Resource, ReadOnlyResource {
    * absent, and the pod-count limit are the same. For keys, e.g. a {@link
    * dev.caldera.api.extension.NodeLocality} key of a function that reads a task's request.
    */
-  default Object valueKey() {
-    return copy().valueKey();
-  }
+  Object valueKey();
 }

@@ -1,5 +1,5 @@
 @Export
-@Version("1.4.0")
+@Version("2.0.0")
 package dev.caldera.api.resource;
 
 import org.osgi.annotation.bundle.Export;

@@ -19,8 +19,8 @@ import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.api.model.Storage;
 import dev.caldera.api.model.StorageClass;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.framework.ClusterSnapshot;
+import dev.caldera.support.resource.Resource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -518,16 +518,16 @@ public final class ClusterCache {
     for (String key : podsByNode.getOrDefault(node.name(), Set.of())) {
       Pod p = pods.get(key);
       if (p != null && !p.key().equals(pod.key()) && occupies(p)) {
-        used.add(p.request());
+        used.add(Resource.requestOf(p));
       }
     }
     for (String key : bindsInFlightByNode.getOrDefault(node.name(), Set.of())) {
       Pod p = pods.get(key);
       if (p != null && p.nodeName().isEmpty()) {
-        used.add(p.request());
+        used.add(Resource.requestOf(p));
       }
     }
-    Resource wanted = pod.request();
+    Resource wanted = Resource.requestOf(pod);
     Resource allocatables = Resource.fromList(node.allocatable());
     List<String> over = new ArrayList<>();
     for (String name : new TreeSet<>(node.allocatable().keySet())) {

@@ -2,7 +2,6 @@ package dev.caldera.dsl.internal.check;
 
 import dev.caldera.api.GoDuration;
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.dsl.DiagnosticCode;
 import dev.caldera.dsl.internal.lang.Attr;
@@ -24,6 +23,7 @@ import dev.caldera.dsl.internal.tree.ReclaimBlock;
 import dev.caldera.dsl.internal.tree.ReclaimBlock.ReclaimRule;
 import dev.caldera.dsl.internal.tree.Reporter;
 import dev.caldera.dsl.internal.tree.Span;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;

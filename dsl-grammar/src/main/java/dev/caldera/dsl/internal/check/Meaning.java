@@ -1,8 +1,8 @@
 package dev.caldera.dsl.internal.check;
 
-import dev.caldera.api.resource.Resource;
 import dev.caldera.dsl.internal.lang.Entity;
 import dev.caldera.dsl.internal.lang.Type;
+import dev.caldera.support.resource.Resource;
 
 /** What the checker found an expression to mean, for the compiler. */
 public sealed interface Meaning {

@@ -1,8 +1,8 @@
 package dev.caldera.dsl.internal.eval;
 
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.dsl.internal.eval.Getters.BoolGetter;
+import dev.caldera.support.resource.Resource;
 
 /** The boolean evaluators, one small final class per node kind. */
 public final class BoolNodes {

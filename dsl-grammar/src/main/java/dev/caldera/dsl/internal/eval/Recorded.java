@@ -1,7 +1,7 @@
 package dev.caldera.dsl.internal.eval;
 
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.support.resource.Resource;
 import java.util.Map;
 import java.util.TreeMap;
 

@@ -1,8 +1,8 @@
 package dev.caldera.dsl.internal.eval;
 
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
 import dev.caldera.dsl.internal.eval.Getters.VecGetter;
+import dev.caldera.support.resource.Resource;
 
 /** The resource-vector evaluators. */
 public final class VecNodes {

@@ -2,9 +2,9 @@ package dev.caldera.framework.internal.actions;
 
 import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.NodeInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.concurrent.ConcurrentHashMap;

@@ -6,7 +6,7 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.List;
 import java.util.PriorityQueue;
 

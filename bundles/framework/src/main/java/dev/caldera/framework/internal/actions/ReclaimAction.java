@@ -9,8 +9,9 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.Dimension;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -133,11 +134,11 @@ public final class ReclaimAction implements Action {
         if (!NodeFit.fitsFutureIdle(request, node, Preemption.sumOfRequests(victims))) {
           continue;
         }
-        Resource available = node.futureIdle();
+        Resource available = Resource.copyOf(node.futureIdle());
         Statement nodeStmt = session.newStatement();
         boolean evicted = false;
         for (TaskInfo victim : session.victimOrder(victims, task)) {
-          if (request.lessEqual(available, Resource.Dimension.ZERO)) {
+          if (request.lessEqual(available, Dimension.ZERO)) {
             break;
           }
           session.recordEvictionFor(victim, task);
@@ -145,7 +146,7 @@ public final class ReclaimAction implements Action {
           available.add(victim.resreq());
           evicted = true;
         }
-        if (!request.lessEqual(available, Resource.Dimension.ZERO)
+        if (!request.lessEqual(available, Dimension.ZERO)
             || !nodeStmt.pipeline(task, node, evicted).isSuccess()) {
           nodeStmt.discard();
           continue;

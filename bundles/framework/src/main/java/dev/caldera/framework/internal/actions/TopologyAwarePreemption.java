@@ -6,7 +6,7 @@ import dev.caldera.api.extension.CycleState;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;

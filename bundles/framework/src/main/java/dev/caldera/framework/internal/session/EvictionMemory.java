@@ -1,6 +1,6 @@
 package dev.caldera.framework.internal.session;
 
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -7,9 +7,9 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.PodGroup;
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -316,7 +316,7 @@ final class JobState implements JobInfo {
   }
 
   private static Resource lessGated(ResourceView res, Resource gated) {
-    Resource out = res.copy().sub(gated);
+    Resource out = Resource.copyOf(res).sub(gated);
     for (int i = 0; i < out.width(); i++) {
       if (out.has(i) && out.get(i) < 0) {
         out.set(i, 0);

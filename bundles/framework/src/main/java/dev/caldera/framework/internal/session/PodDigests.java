@@ -2,7 +2,7 @@ package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
@@ -38,7 +38,7 @@ public final class PodDigests {
       return new Digest(null, null, -1, problem, pod.key());
     }
     return new Digest(
-        PodFacts.of(pod), pod.request(), TaskState.podIndex(pod.name()), null, pod.key());
+        PodFacts.of(pod), Resource.requestOf(pod), TaskState.podIndex(pod.name()), null, pod.key());
   }
 
   /** A generation for one session's pods; {@link Generation#publish} makes it the next's base. */

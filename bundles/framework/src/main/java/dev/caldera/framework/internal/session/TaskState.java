@@ -6,9 +6,9 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.placement.PodPlacement;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
 import dev.caldera.support.placement.PodPlacements;
+import dev.caldera.support.resource.Resource;
 import java.time.Instant;
 
 /** A task in a session: the pod plus the scheduler's status and placement of it. */

@@ -12,7 +12,7 @@ import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import dev.caldera.testkit.FakeJob;
 import dev.caldera.testkit.FakeNode;
 import dev.caldera.testkit.FakeQueue;

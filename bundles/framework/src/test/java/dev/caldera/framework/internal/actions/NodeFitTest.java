@@ -3,8 +3,9 @@ package dev.caldera.framework.internal.actions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.Dimension;
 import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.support.resource.Resource;
 import dev.caldera.testkit.FakeNode;
 import dev.caldera.testkit.FakeTask;
 import dev.caldera.testkit.Resources;
@@ -104,7 +105,7 @@ class NodeFitTest {
       if (extra != null) {
         future.add(extra);
       }
-      List<String> expected = req.lessEqualWithResourcesName(future, Resource.Dimension.ZERO);
+      List<String> expected = req.lessEqualWithResourcesName(future, Dimension.ZERO);
       int shortOf = NodeFit.firstShort(req, n, extra);
       if (expected.isEmpty()) {
         assertThat(shortOf).as("round %d", round).isEqualTo(NodeFit.FITS);
@@ -116,9 +117,7 @@ class NodeFitTest {
         int expectedClass =
             !expected.isEmpty()
                 ? shortOf
-                : req.lessEqual(n.idle(), Resource.Dimension.ZERO)
-                    ? NodeFit.FITS_IDLE
-                    : NodeFit.FITS;
+                : req.lessEqual(n.idle(), Dimension.ZERO) ? NodeFit.FITS_IDLE : NodeFit.FITS;
         assertThat(classified).as("round %d", round).isEqualTo(expectedClass);
       }
     }

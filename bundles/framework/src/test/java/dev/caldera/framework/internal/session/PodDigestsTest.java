@@ -4,7 +4,7 @@ import static dev.caldera.testkit.PodBuilder.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.caldera.api.model.Pod;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import org.junit.jupiter.api.Test;
 
 /** A pod read by one session is not read again by the next while it is the same object. */

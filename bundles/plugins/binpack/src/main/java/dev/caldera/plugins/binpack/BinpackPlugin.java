@@ -6,8 +6,8 @@ import dev.caldera.api.Plugin;
 import dev.caldera.api.Session;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 
 /**
  * Volcano's {@code binpack} plugin: a node order function that prefers the nodes that the task

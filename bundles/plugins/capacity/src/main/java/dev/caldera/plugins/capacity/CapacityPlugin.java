@@ -14,6 +14,7 @@ import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 
 /**
  * Volcano's {@code capacity} plugin: each queue may hold up to its real capability (its capability
@@ -199,7 +200,7 @@ public final class CapacityPlugin implements Plugin {
     if (attr == null || job.minResources() == null) {
       return;
     }
-    ResourceView minimum = job.deductSchedulingGated(job.minResources().copy());
+    ResourceView minimum = job.deductSchedulingGated(Resource.copyOf(job.minResources()));
     for (QueueAttr level = attr; level != null; level = level.parent) {
       level.inqueue.add(minimum);
     }

@@ -1,7 +1,7 @@
 package dev.caldera.plugins.capacity;
 
 import dev.caldera.api.extension.CycleState;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 
 /**
  * A task's private copy of every queue's allocation, taken by the pre-predicate and changed by the

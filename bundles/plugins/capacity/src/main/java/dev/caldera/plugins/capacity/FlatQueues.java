@@ -3,10 +3,10 @@ package dev.caldera.plugins.capacity;
 import dev.caldera.api.Session;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.QueueInfo;
-import dev.caldera.api.resource.Resource;
-import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.Dimension;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +48,7 @@ final class FlatQueues {
     attr.guarantee = guarantee(queue);
     attr.specGuarantee = attr.guarantee;
     attr.capability = capability(queue);
-    attr.realCapability = unguaranteed.copy().add(attr.guarantee);
+    attr.realCapability = Resource.copyOf(unguaranteed).add(attr.guarantee);
     if (attr.capability != null) {
       attr.realCapability.minDimension(attr.capability, Dimension.INFINITY);
     }

@@ -4,8 +4,8 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 
 /**
  * What one job adds to its queue when the session opens, as Volcano's {@code buildQueueAttrs}
@@ -35,7 +35,7 @@ record JobUsage(
             || (job.phase() == PodGroupPhase.Running && allocatedTasks >= job.minAvailable()))) {
       inqueue.add(job.inqueueResources());
     }
-    return new JobUsage(allocated, request, inqueue, job.elasticResources().copy());
+    return new JobUsage(allocated, request, inqueue, Resource.copyOf(job.elasticResources()));
   }
 
   void addTo(QueueAttr attr) {

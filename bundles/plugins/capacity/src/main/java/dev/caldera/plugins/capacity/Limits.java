@@ -4,9 +4,9 @@ import dev.caldera.api.Session;
 import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -87,7 +87,7 @@ final class Limits {
       ResourceView requested,
       ResourceView total,
       String message) {
-    Resource held = total.copy().sub(requested);
+    Resource held = Resource.copyOf(total).sub(requested);
     String limit = "realCapability" + (level.parent == null ? "" : " of " + level.name);
     return Blocker.of(
         Blocker.Stage.QUEUE_CAPABILITY,
@@ -103,7 +103,8 @@ final class Limits {
   boolean enqueueable(JobInfo job, QueueAttr leaf) {
     ResourceView minimum = job.minResources();
     for (QueueAttr level = leaf; level != null; level = level.parent) {
-      Resource total = minimum.copy().add(level.allocated).add(level.inqueue).sub(level.elastic);
+      Resource total =
+          Resource.copyOf(minimum).add(level.allocated).add(level.inqueue).sub(level.elastic);
       List<String> names =
           total.lessEqualWithDimensionAndResourcesName(level.realCapability, minimum);
       if (!names.isEmpty()) {

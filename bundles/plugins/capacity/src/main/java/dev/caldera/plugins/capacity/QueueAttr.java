@@ -1,7 +1,7 @@
 package dev.caldera.plugins.capacity;
 
 import dev.caldera.api.info.QueueInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.caldera.plugins.capacity;
 
-import dev.caldera.api.resource.Resource;
-import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.Dimension;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,7 +29,7 @@ final class TreeLimits {
     // The root is the cluster (the capacity design's hierarchical step 4): what it does not set
     // is the cluster's total, so a guarantee anywhere is held back from every other subtree.
     if (root.queue == null || root.capability.isEmpty()) {
-      root.capability = total.copy();
+      root.capability = Resource.copyOf(total);
     } else {
       inheritCapability(root.capability, total);
     }
@@ -60,7 +60,7 @@ final class TreeLimits {
   }
 
   private static Resource withoutPods(ResourceView r) {
-    return r.copy().remove(ResourceNames.PODS_INDEX);
+    return Resource.copyOf(r).remove(ResourceNames.PODS_INDEX);
   }
 
   private void check(QueueAttr parent) {

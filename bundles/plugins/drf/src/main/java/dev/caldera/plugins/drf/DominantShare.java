@@ -1,7 +1,7 @@
 package dev.caldera.plugins.drf;
 
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 
 /**
  * Dominant share against a fixed total ({@code calculateShare}): the largest {@code allocated[r] /

@@ -10,7 +10,7 @@ import dev.caldera.api.extension.Victims;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -51,13 +51,13 @@ public final class DrfPlugin implements Plugin {
   @Override
   public void onSessionOpen(Session session, Extensions extensions) {
     this.session = session;
-    this.shares = new DominantShare(session.totalResource().copy());
+    this.shares = new DominantShare(Resource.copyOf(session.totalResource()));
     boolean hierarchy = arguments.hierarchyEnabled();
     if (hierarchy) {
       tree = new HierarchyTree(shares);
     }
     for (JobInfo job : session.jobs()) {
-      JobAttr attr = new JobAttr(job.allocated().copy());
+      JobAttr attr = new JobAttr(Resource.copyOf(job.allocated()));
       attr.updateShare(shares);
       jobAttrs.put(job.uid(), attr);
       if (hierarchy) {

@@ -1,7 +1,7 @@
 package dev.caldera.plugins.drf;
 
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -56,7 +56,11 @@ final class HierarchyNode {
   HierarchyNode copy() {
     HierarchyNode c =
         new HierarchyNode(
-            name, weight, attr.copy(), request.copy(), children == null ? null : new TreeMap<>());
+            name,
+            weight,
+            attr.copy(),
+            Resource.copyOf(request),
+            children == null ? null : new TreeMap<>());
     c.saturated = saturated;
     if (children != null) {
       for (Map.Entry<String, HierarchyNode> e : children.entrySet()) {

@@ -1,8 +1,8 @@
 package dev.caldera.plugins.drf;
 
 import dev.caldera.api.info.JobInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 
 /**
  * Hierarchical DRF ({@code hdrf}): jobs hang under the path of their queue's {@code
@@ -57,7 +57,8 @@ final class HierarchyTree {
       node = child;
     }
     if (!node.isLeaf()) {
-      node.children.put(job.uid(), HierarchyNode.leaf(job.uid(), attr, job.totalRequest().copy()));
+      node.children.put(
+          job.uid(), HierarchyNode.leaf(job.uid(), attr, Resource.copyOf(job.totalRequest())));
     }
   }
 

@@ -1,6 +1,6 @@
 package dev.caldera.plugins.drf;
 
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 
 /** A job's (or hierarchy node's) allocation and its dominant share ({@code drfAttr}). */
 final class JobAttr {

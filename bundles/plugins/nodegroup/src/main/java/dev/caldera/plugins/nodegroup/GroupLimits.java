@@ -2,10 +2,10 @@ package dev.caldera.plugins.nodegroup;
 
 import dev.caldera.api.model.Queue;
 import dev.caldera.api.resource.Quantity;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
 import dev.caldera.support.json.AnnotationJson;
+import dev.caldera.support.resource.Resource;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -10,7 +10,7 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

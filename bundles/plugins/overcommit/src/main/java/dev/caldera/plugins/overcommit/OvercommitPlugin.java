@@ -10,8 +10,8 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,7 +46,7 @@ public final class OvercommitPlugin implements Plugin {
     for (NodeInfo node : session.nodes()) {
       used.add(node.used());
     }
-    idle = session.totalResource().copy().multiply(arguments.factor()).sub(used);
+    idle = Resource.copyOf(session.totalResource()).multiply(arguments.factor()).sub(used);
     inqueue = Resource.empty();
     for (JobInfo job : session.jobs()) {
       inqueue.add(reserved(job));
@@ -77,7 +77,7 @@ public final class OvercommitPlugin implements Plugin {
     }
     PodGroupPhase phase = PodGroupPhase.parse(job.podGroup().phase());
     if (phase == PodGroupPhase.Inqueue) {
-      return job.deductSchedulingGated(min.copy());
+      return job.deductSchedulingGated(Resource.copyOf(min));
     }
     if (phase == PodGroupPhase.Running && allocatedTaskNum(job) >= job.minAvailable()) {
       return job.inqueueResources();
@@ -112,7 +112,7 @@ public final class OvercommitPlugin implements Plugin {
   void enqueued(JobInfo job) {
     ResourceView min = job.minResources();
     if (min != null) {
-      inqueue.add(job.deductSchedulingGated(min.copy()));
+      inqueue.add(job.deductSchedulingGated(Resource.copyOf(min)));
     }
   }
 

@@ -13,9 +13,9 @@ import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
-import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.Dimension;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -197,7 +197,7 @@ public final class ProportionPlugin implements Plugin {
     if (attr == null || attr.realCapability == null || job.minResources() == null) {
       return Vote.PERMIT;
     }
-    Resource minReq = job.minResources().copy();
+    Resource minReq = Resource.copyOf(job.minResources());
     Resource wanted = minReq.copy().add(attr.allocated).add(attr.inqueue).sub(attr.elastic);
     List<String> insufficient =
         wanted.lessEqualWithDimensionAndResourcesName(attr.realCapability, minReq);
@@ -235,7 +235,7 @@ public final class ProportionPlugin implements Plugin {
     QueueAttr attr = attrs.get(job.queue());
     if (attr != null && job.minResources() != null) {
       Resource inqueue =
-          attr.inqueue.copy().add(job.deductSchedulingGated(job.minResources().copy()));
+          attr.inqueue.copy().add(job.deductSchedulingGated(Resource.copyOf(job.minResources())));
       attrs.put(job.queue(), attr.withInqueue(inqueue));
     }
   }

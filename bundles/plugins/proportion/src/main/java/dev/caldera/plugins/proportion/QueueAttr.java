@@ -1,6 +1,6 @@
 package dev.caldera.plugins.proportion;
 
-import dev.caldera.api.resource.Resource;
+import dev.caldera.support.resource.Resource;
 
 /** Proportion's bookkeeping for one queue that has jobs in the session ({@code queueAttr}). */
 final class QueueAttr {

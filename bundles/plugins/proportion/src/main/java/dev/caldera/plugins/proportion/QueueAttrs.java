@@ -6,10 +6,10 @@ import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.QueueInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
-import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.Dimension;
 import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -23,7 +23,7 @@ final class QueueAttrs {
 
   /** Attributes of the queues that have at least one job, by queue name, deserved computed. */
   static Map<String, QueueAttr> build(Session session) {
-    Resource total = session.totalResource().copy();
+    Resource total = Resource.copyOf(session.totalResource());
     Resource totalGuarantee = Resource.empty();
     for (QueueInfo queue : session.queues()) {
       if (queue.queue().guarantee() != null && !queue.queue().guarantee().isEmpty()) {
@@ -96,7 +96,7 @@ final class QueueAttrs {
    * round sees the same remaining, so the order of {@code attrs} does not matter.
    */
   static void waterFill(Collection<QueueAttr> attrs, ResourceView total) {
-    Resource remaining = total.copy();
+    Resource remaining = Resource.copyOf(total);
     Set<String> meet = new TreeSet<>();
     while (true) {
       int totalWeight = 0;

@@ -1,8 +1,8 @@
 package dev.caldera.plugins.tasktopology;
 
 import dev.caldera.api.info.TaskInfo;
-import dev.caldera.api.resource.Resource;
 import dev.caldera.api.resource.ResourceView;
+import dev.caldera.support.resource.Resource;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;

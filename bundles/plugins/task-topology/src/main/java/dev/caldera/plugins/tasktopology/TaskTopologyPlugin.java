@@ -10,7 +10,8 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
-import dev.caldera.api.resource.Resource;
+import dev.caldera.api.resource.Dimension;
+import dev.caldera.support.resource.Resource;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -139,8 +140,8 @@ public final class TaskTopologyPlugin implements Plugin {
     if (bucket == null) {
       return 0;
     }
-    Resource max = node.idle().copy().add(node.releasing());
-    if (max.lessPartly(task.resreq(), Resource.Dimension.ZERO)) {
+    Resource max = Resource.copyOf(node.idle()).add(node.releasing());
+    if (max.lessPartly(task.resreq(), Dimension.ZERO)) {
       return 0;
     }
     int score = bucket.nodes.getOrDefault(node.name(), 0);
@@ -152,7 +153,7 @@ public final class TaskTopologyPlugin implements Plugin {
       }
     }
     score += bucket.tasks.size();
-    if (!bucket.request.lessEqual(max, Resource.Dimension.ZERO)) {
+    if (!bucket.request.lessEqual(max, Dimension.ZERO)) {
       Resource remains = bucket.request.copy();
       for (Map.Entry<String, TaskInfo> e : bucket.tasks.entrySet()) {
         if (e.getKey().equals(task.uid())) {
@@ -160,7 +161,7 @@ public final class TaskTopologyPlugin implements Plugin {
         }
         remains.sub(e.getValue().resreq());
         score--;
-        if (remains.lessEqual(max, Resource.Dimension.ZERO)) {
+        if (remains.lessEqual(max, Dimension.ZERO)) {
           break;
         }
       }

@@ -10,6 +10,7 @@ import dev.caldera.framework.SessionResult;
 import dev.caldera.sim.ClusterState;
 import dev.caldera.sim.EmbeddedCluster;
 import dev.caldera.sim.ScenarioException;
+import dev.caldera.support.resource.Resource;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,7 +184,7 @@ class LiveClusterTest {
     Pod pod = trainingPods.get(0);
     assertThat(pod.priority()).isEqualTo(10);
     assertThat(pod.metadata().annotations().get("volcano.sh/card.name")).isIn("H100", "A100");
-    assertThat(pod.request().toString()).contains("nvidia.com/gpu");
+    assertThat(Resource.requestOf(pod).toString()).contains("nvidia.com/gpu");
     PodGroup inference = groups.get(1);
     assertThat(inference.priorityClassName()).isEqualTo("high");
     assertThat(inference.metadata().ownerReferences().get(0).kind()).isEqualTo("ReplicaSet");
@@ -241,7 +242,8 @@ class LiveClusterTest {
       for (int s = 0; s < 30; s++) {
         g.tick(cluster, T0.plusSeconds(s));
       }
-      runs.add(cluster.state().pods().stream().map(p -> p.key() + "/" + p.request()).toList());
+      runs.add(
+          cluster.state().pods().stream().map(p -> p.key() + "/" + Resource.requestOf(p)).toList());
     }
     assertThat(runs.get(0)).isNotEmpty().isEqualTo(runs.get(1));
   }
@@ -257,7 +259,7 @@ class LiveClusterTest {
 
     assertThat(cluster.state().pods())
         .isNotEmpty()
-        .allSatisfy(p -> assertThat(p.request().toString()).doesNotContain("gpu"));
+        .allSatisfy(p -> assertThat(Resource.requestOf(p).toString()).doesNotContain("gpu"));
     assertThat(generated(cluster)).allSatisfy(pg -> assertThat(pg.queue()).isEqualTo("default"));
   }
 

@@ -1,8 +1,11 @@
-package dev.caldera.api.resource;
+package dev.caldera.support.resource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.Dimension;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -188,5 +191,65 @@ class ResourceTest {
     assertThat(list.get("memory")).hasToString("4Gi");
     assertThat(list.get("pods")).hasToString("3");
     assertThat(list.get(GPU)).hasToString("2");
+  }
+
+  @Test
+  void resourceNames_areCpuMemoryPods_thenTheOthersByName_whateverOrderTheyWereFirstSeenIn() {
+    // Interned in this order: zz- before aa-, so index order is not name order.
+    ResourceNames.indexOf("example.com/zz-order-test");
+    ResourceNames.indexOf("example.com/aa-order-test");
+    Resource r =
+        Resource.fromList(
+            Map.of(
+                "example.com/zz-order-test", Quantity.of(1),
+                "example.com/aa-order-test", Quantity.of(2),
+                "cpu", Quantity.of(1),
+                "pods", Quantity.of(3)));
+
+    assertThat(r.resourceNames())
+        .containsExactly("cpu", "pods", "example.com/aa-order-test", "example.com/zz-order-test");
+    assertThat(r.view().resourceNames()).isEqualTo(r.resourceNames());
+  }
+
+  @Test
+  void copyOf_aReadOnlyFace_isTheCallersOwnAndLeavesTheResourceAlone() {
+    Resource node =
+        Resource.fromList(
+            Map.of(
+                "cpu", Quantity.parse("2"),
+                "memory", Quantity.parse("4Gi"),
+                "nvidia.com/gpu", Quantity.parse("1"),
+                "pods", Quantity.parse("110")));
+
+    Resource mine = Resource.copyOf(node.view()).add(Resource.of(500, 0));
+
+    assertThat(node.milliCpu()).isEqualTo(2000);
+    assertThat(mine.milliCpu()).isEqualTo(2500);
+    assertThat(mine.get("nvidia.com/gpu")).isEqualTo(1000);
+    assertThat(mine.maxTaskNum()).isEqualTo(110);
+  }
+
+  @Test
+  void copyOf_aViewOfAnotherImplementation_copiesValuesPresenceAndThePodLimit() {
+    Resource source =
+        Resource.fromList(
+            Map.of(
+                "cpu", Quantity.parse("2"),
+                "memory", Quantity.parse("4Gi"),
+                "nvidia.com/gpu", Quantity.parse("1"),
+                "pods", Quantity.parse("110")));
+    ResourceView foreign =
+        (ResourceView)
+            java.lang.reflect.Proxy.newProxyInstance(
+                ResourceView.class.getClassLoader(),
+                new Class<?>[] {ResourceView.class},
+                (proxy, method, args) -> method.invoke(source, args));
+
+    Resource copy = Resource.copyOf(foreign);
+
+    assertThat(copy.deepEquals(source)).isTrue();
+    assertThat(copy.maxTaskNum()).isEqualTo(110);
+    assertThat(copy.valueKey()).isEqualTo(source.valueKey());
+    assertThat(source.fits(foreign)).isTrue();
   }
 }

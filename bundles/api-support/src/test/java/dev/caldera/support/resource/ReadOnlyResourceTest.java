@@ -1,8 +1,10 @@
-package dev.caldera.api.resource;
+package dev.caldera.support.resource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.Dimension;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.ResourceView;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +61,7 @@ class ReadOnlyResourceTest {
   void copy_ofAViewIsTheCallersOwn() {
     Resource node = gpuNode();
 
-    Resource mine = node.view().copy().add(Resource.of(500, 0));
+    Resource mine = Resource.copyOf(node.view()).add(Resource.of(500, 0));
 
     assertThat(mine.milliCpu()).isEqualTo(4500);
     assertThat(node.milliCpu()).isEqualTo(4000);

@@ -1,5 +1,11 @@
-package dev.caldera.api.resource;
+package dev.caldera.support.resource;
 
+import dev.caldera.api.model.Container;
+import dev.caldera.api.model.Pod;
+import dev.caldera.api.resource.Dimension;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.ResourceNames;
+import dev.caldera.api.resource.ResourceView;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,12 +28,6 @@ public final class Resource implements ResourceView {
 
   /** Volcano's {@code minResource}: two values closer than this are equal. */
   public static final double EPSILON = 0.1;
-
-  /** How a scalar that is absent on one side is treated. */
-  public enum Dimension {
-    ZERO,
-    INFINITY
-  }
 
   private static final double ABSENT = Double.NaN;
 
@@ -134,9 +134,67 @@ public final class Resource implements ResourceView {
     return v;
   }
 
-  /** The resource behind {@code v}: itself, or the one a read-only face reads. */
+  /**
+   * The resource behind {@code v}: itself, the one a read-only face reads, or a copy of another
+   * implementation's values.
+   */
   private static Resource of(ResourceView v) {
-    return v instanceof Resource r ? r : ((ReadOnlyResource) v).resource;
+    if (v instanceof Resource r) {
+      return r;
+    }
+    if (v instanceof ReadOnlyResource ro) {
+      return ro.resource;
+    }
+    return copyOf(v);
+  }
+
+  /** A deep copy of {@code v}, the caller's own to change. */
+  public static Resource copyOf(ResourceView v) {
+    if (v instanceof Resource r) {
+      return r.copy();
+    }
+    if (v instanceof ReadOnlyResource ro) {
+      return ro.resource.copy();
+    }
+    Resource r = new Resource(new double[Math.max(2, v.width())]);
+    for (int i = 0; i < r.values.length; i++) {
+      r.values[i] = v.has(i) ? v.get(i) : ABSENT;
+    }
+    r.values[0] = v.milliCpu();
+    r.values[1] = v.memory();
+    r.maxTaskNum = v.maxTaskNum();
+    return r;
+  }
+
+  /**
+   * The pod's request as Volcano's {@code GetPodResourceRequest} computes it (without in-place
+   * resize or pod-level resources): the containers summed; the per-dimension max with each init
+   * container, restartable (sidecar) init containers accumulating and adding to the sum; one {@code
+   * pods}; then the overhead. A new resource each call.
+   */
+  public static Resource requestOf(Pod pod) {
+    Resource result = empty();
+    for (Container c : pod.containers()) {
+      result.add(fromList(c.requests()));
+    }
+    Resource sidecars = empty();
+    Resource initMax = empty();
+    for (Container c : pod.initContainers()) {
+      Resource req = fromList(c.requests());
+      if ("Always".equals(c.restartPolicy())) {
+        result.add(req);
+        sidecars.add(req);
+        initMax.setMax(sidecars);
+      } else {
+        initMax.setMax(req.copy().add(sidecars));
+      }
+    }
+    result.setMax(initMax);
+    result.set(ResourceNames.PODS_INDEX, result.get(ResourceNames.PODS_INDEX) + 1);
+    if (!pod.overhead().isEmpty()) {
+      result.add(fromList(pod.overhead()));
+    }
+    return result;
   }
 
   /** A deep copy. */
@@ -379,7 +437,6 @@ public final class Resource implements ResourceView {
     return out;
   }
 
-  @Override
   public Resource[] diff(ResourceView rrView, Dimension d) {
     Resource rr = of(rrView);
     Resource inc = empty();
@@ -453,9 +510,14 @@ public final class Resource implements ResourceView {
   @Override
   public List<String> resourceNames() {
     List<String> names = new ArrayList<>();
+    List<String> others = new ArrayList<>();
     for (int i : resourceIndices()) {
-      names.add(ResourceNames.nameOf(i));
+      // Indices past pods follow the order names were first seen in, which differs from run to
+      // run: the others go in name order.
+      (i <= ResourceNames.PODS_INDEX ? names : others).add(ResourceNames.nameOf(i));
     }
+    others.sort(null);
+    names.addAll(others);
     return names;
   }
 
@@ -887,12 +949,7 @@ public final class Resource implements ResourceView {
    * thousandths of other resources) as a Kubernetes quantity: {@code cpu 20000} is {@code 20}.
    */
   public static Quantity quantity(String name, double value) {
-    long v = Math.round(value);
-    return switch (name) {
-      case ResourceNames.MEMORY -> Quantity.ofBytes(v);
-      case ResourceNames.PODS -> Quantity.of(v);
-      default -> Quantity.ofMilli(v);
-    };
+    return ResourceNames.quantity(name, value);
   }
 
   @Override

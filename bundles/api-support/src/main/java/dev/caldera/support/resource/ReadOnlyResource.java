@@ -1,6 +1,8 @@
-package dev.caldera.api.resource;
+package dev.caldera.support.resource;
 
-import dev.caldera.api.resource.Resource.Dimension;
+import dev.caldera.api.resource.Dimension;
+import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.ResourceView;
 import java.util.List;
 import java.util.Map;
 
@@ -18,7 +20,6 @@ public final class ReadOnlyResource implements ResourceView {
     this.resource = resource;
   }
 
-  @Override
   public Resource copy() {
     return resource.copy();
   }
@@ -73,7 +74,6 @@ public final class ReadOnlyResource implements ResourceView {
     return resource.hasScalars();
   }
 
-  @Override
   public Resource[] diff(ResourceView rr, Dimension d) {
     return resource.diff(rr, d);
   }
