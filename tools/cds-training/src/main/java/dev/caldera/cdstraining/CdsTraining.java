@@ -297,6 +297,12 @@ public final class CdsTraining {
       failures.addAll(run(step, discard));
     }
     failures.addAll(trainWhy(discard));
+    try {
+      failures.addAll(Http2Training.train());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failures.add("interrupted");
+    }
     // caldera run also reports on the process's own streams (its status and the cluster's
     // progress), which the build's log does not need.
     PrintStream out = System.out;

@@ -153,6 +153,11 @@ public final class TrainingApiServer implements AutoCloseable {
 
   /** A client context that trusts this server's authority only. */
   public javax.net.ssl.SSLContext clientContext() {
+    return trusting(tls);
+  }
+
+  /** A client context that trusts the authority of {@code tls} only. */
+  static javax.net.ssl.SSLContext trusting(TrainingTls tls) {
     try {
       java.security.KeyStore trusted = java.security.KeyStore.getInstance("PKCS12");
       trusted.load(null, null);
