@@ -56,7 +56,7 @@ public final class CdsTraining {
    * both runs).
    */
   private static List<String> trainRun(
-      Path home, PrintStream discard, java.io.ByteArrayOutputStream printed) {
+      Path home, TrainingTls tls, PrintStream discard, java.io.ByteArrayOutputStream printed) {
     Path work;
     try {
       work = Files.createTempDirectory("caldera-cds-training");
@@ -64,7 +64,7 @@ public final class CdsTraining {
       return List.of("cannot make a directory for the training runs: " + e);
     }
     List<String> failures = new ArrayList<>();
-    try (TrainingApiServer api = TrainingApiServer.start(home.resolve("conf/demo"), 3)) {
+    try (TrainingApiServer api = TrainingApiServer.start(home.resolve("conf/demo"), 3, tls)) {
       Path kubeconfig = work.resolve("kubeconfig");
       api.writeKubeconfig(kubeconfig);
       Path classLog = work.resolve("class-load.log");
@@ -297,8 +297,18 @@ public final class CdsTraining {
       failures.addAll(run(step, discard));
     }
     failures.addAll(trainWhy(discard));
+    // One authority and serving key for both servers: an emulated JVM (the image's other
+    // architecture) takes seconds for each RSA key.
+    TrainingTls tls;
     try {
-      failures.addAll(Http2Training.train());
+      tls = TrainingTls.create();
+    } catch (java.security.GeneralSecurityException e) {
+      failures.add("cannot make the training's certificates: " + e);
+      failures.forEach(f -> System.err.println("error: cds-training: " + f));
+      return 1;
+    }
+    try {
+      failures.addAll(Http2Training.train(tls));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       failures.add("interrupted");
@@ -312,7 +322,7 @@ public final class CdsTraining {
     System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
     System.setErr(discard);
     try {
-      failures.addAll(trainRun(home, discard, printed));
+      failures.addAll(trainRun(home, tls, discard, printed));
     } finally {
       System.setOut(out);
       System.setErr(err);

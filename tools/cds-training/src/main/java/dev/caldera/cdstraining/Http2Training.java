@@ -9,7 +9,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,17 +40,12 @@ final class Http2Training {
   private static final byte[] BODY = "{}".getBytes(StandardCharsets.US_ASCII);
 
   /**
-   * Sends {@link #REQUESTS} requests over one HTTP/2 connection.
+   * Sends {@link #REQUESTS} requests over one HTTP/2 connection to a server with the certificates
+   * of {@code tls}.
    *
    * @return what failed
    */
-  static List<String> train() throws InterruptedException {
-    TrainingTls tls;
-    try {
-      tls = TrainingTls.create();
-    } catch (GeneralSecurityException e) {
-      return List.of("HTTP/2: cannot make certificates: " + e);
-    }
+  static List<String> train(TrainingTls tls) throws InterruptedException {
     List<String> failures = new ArrayList<>();
     try (SSLServerSocket listener =
         (SSLServerSocket)

@@ -71,10 +71,15 @@ public final class TrainingApiServer implements AutoCloseable {
   /** Serves the objects of {@code demo} (the YAML files of conf/demo) and {@code gangs} gangs. */
   public static TrainingApiServer start(Path demo, int gangs) throws IOException {
     try {
-      return new TrainingApiServer(demo, gangs, TrainingTls.create());
+      return start(demo, gangs, TrainingTls.create());
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot make the training API server's certificates: " + e, e);
     }
+  }
+
+  /** As {@link #start(Path, int)}, with the certificates of {@code tls}. */
+  static TrainingApiServer start(Path demo, int gangs, TrainingTls tls) throws IOException {
+    return new TrainingApiServer(demo, gangs, tls);
   }
 
   private TrainingApiServer(Path demo, int gangs, TrainingTls tls) throws IOException {

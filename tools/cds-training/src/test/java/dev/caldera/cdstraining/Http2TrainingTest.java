@@ -9,6 +9,6 @@ class Http2TrainingTest {
   @Test
   void theJdkClientSpeaksHttp2OverTlsToTheTrainingsServer_andEveryRequestAnswers200()
       throws Exception {
-    assertThat(Http2Training.train()).isEmpty();
+    assertThat(Http2Training.train(TrainingTls.create())).isEmpty();
   }
 }
