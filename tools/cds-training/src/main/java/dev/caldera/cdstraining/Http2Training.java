@@ -22,8 +22,8 @@ import javax.net.ssl.SSLSocket;
  * only. The client's HTTP/2 classes are the JDK's own, so any request of this JVM trains them: a
  * few requests to a loopback server that negotiates {@code h2} and answers every stream {@code 200
  * {}}, the least of HTTP/2 (RFC 9113) a client accepts: its settings, an acknowledgement of the
- * client's, and per request a header block ({@code :status 200}, HPACK's static entry 8) and the
- * body.
+ * client's, and per request, once its stream ends, a header block ({@code :status 200}, HPACK's
+ * static entry 8) and the body.
  */
 final class Http2Training {
 
@@ -52,7 +52,7 @@ final class Http2Training {
             tls.serverContext()
                 .getServerSocketFactory()
                 .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Thread server = new Thread(() -> serve(listener), "caldera-cds-training-h2");
+      Thread server = new Thread(() -> serve(listener, tls), "caldera-cds-training-h2");
       server.setDaemon(true);
       server.start();
       HttpClient http =
@@ -62,13 +62,16 @@ final class Http2Training {
               .connectTimeout(Duration.ofSeconds(10))
               .build();
       for (int i = 0; i < REQUESTS; i++) {
+        HttpRequest.Builder request =
+            HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + listener.getLocalPort() + "/api/v1/pods"))
+                .timeout(Duration.ofSeconds(30));
+        // A GET, then writes with a body, as a bind is.
+        if (i > 0) {
+          request.POST(HttpRequest.BodyPublishers.ofByteArray(BODY));
+        }
         HttpResponse<String> response =
-            http.send(
-                HttpRequest.newBuilder(
-                        URI.create("https://127.0.0.1:" + listener.getLocalPort() + "/api/v1/pods"))
-                    .timeout(Duration.ofSeconds(30))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+            http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.version() != HttpClient.Version.HTTP_2 || response.statusCode() != 200) {
           failures.add("HTTP/2: " + response.version() + " " + response.statusCode());
         }
@@ -79,9 +82,9 @@ final class Http2Training {
     return failures;
   }
 
-  private static void serve(SSLServerSocket listener) {
+  private static void serve(SSLServerSocket listener, TrainingTls tls) {
     try (SSLSocket socket = (SSLSocket) listener.accept()) {
-      SSLParameters parameters = socket.getSSLParameters();
+      SSLParameters parameters = tls.serverParameters();
       parameters.setApplicationProtocols(new String[] {"h2"});
       socket.setSSLParameters(parameters);
       DataInputStream in = new DataInputStream(socket.getInputStream());
@@ -96,7 +99,8 @@ final class Http2Training {
         in.readFully(new byte[length]);
         if (type == SETTINGS && (flags & ACK) == 0) {
           frame(out, SETTINGS, ACK, 0, new byte[0]);
-        } else if (type == HEADERS) {
+        } else if ((type == HEADERS || type == DATA) && (flags & END_STREAM) != 0) {
+          // the request is complete: its answer
           frame(out, HEADERS, END_HEADERS, stream, new byte[] {(byte) 0x88});
           frame(out, DATA, END_STREAM, stream, BODY);
         } else if (type == GOAWAY) {

@@ -105,31 +105,19 @@ public final class TrainingApiServer implements AutoCloseable {
     add(object("v1", "Namespace", null, "default"));
     pods = gangs * PODS_PER_GANG;
     for (int g = 0; g < gangs; g++) {
-      String name = "training-gang-" + g;
-      ObjectNode group = object("scheduling.volcano.sh/v1beta1", "PodGroup", "default", name);
-      group.putObject("spec").put("minMember", PODS_PER_GANG).put("queue", "training");
-      group.putObject("status").put("phase", "Pending");
-      add(group);
-      for (int p = 0; p < PODS_PER_GANG; p++) {
-        ObjectNode pod = object("v1", "Pod", "default", name + "-" + p);
-        ((ObjectNode) pod.get("metadata"))
-            .putObject("annotations")
-            .put("scheduling.k8s.io/group-name", name);
-        ObjectNode spec = pod.putObject("spec").put("schedulerName", "volcano");
-        spec.putArray("containers")
-            .addObject()
-            .put("name", "main")
-            .put("image", "busybox")
-            .putObject("resources")
-            .putObject("requests")
-            .put("cpu", "1")
-            .put("memory", "1Gi");
-        pod.putObject("status").put("phase", "Pending");
-        add(pod);
-      }
+      addGang("training-gang-" + g, "1");
     }
+    // A gang no node has room for, as a real cluster nearly always has one: the sessions' fit
+    // errors, the waiting and the events of pods that stay pending.
+    addGang(UNFIT_GANG, "100000");
     server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
+    server.setHttpsConfigurator(
+        new HttpsConfigurator(tls.serverContext()) {
+          @Override
+          public void configure(com.sun.net.httpserver.HttpsParameters parameters) {
+            parameters.setSSLParameters(tls.serverParameters());
+          }
+        });
     handlers =
         Executors.newCachedThreadPool(
             r -> {
@@ -140,6 +128,40 @@ public final class TrainingApiServer implements AutoCloseable {
     server.setExecutor(handlers);
     server.createContext("/", this::handle);
     server.start();
+  }
+
+  /** The gang that never fits. */
+  static final String UNFIT_GANG = "training-unfit";
+
+  private void addGang(String name, String cpu) {
+    ObjectNode group = object("scheduling.volcano.sh/v1beta1", "PodGroup", "default", name);
+    group.putObject("spec").put("minMember", PODS_PER_GANG).put("queue", "training");
+    group.putObject("status").put("phase", "Pending");
+    add(group);
+    for (int p = 0; p < PODS_PER_GANG; p++) {
+      ObjectNode pod = object("v1", "Pod", "default", name + "-" + p);
+      ((ObjectNode) pod.get("metadata"))
+          .putObject("annotations")
+          .put("scheduling.k8s.io/group-name", name);
+      ObjectNode spec = pod.putObject("spec").put("schedulerName", "volcano");
+      // What the API server's admission adds to every pod.
+      spec.putArray("tolerations")
+          .addObject()
+          .put("key", "node.kubernetes.io/not-ready")
+          .put("operator", "Exists")
+          .put("effect", "NoExecute")
+          .put("tolerationSeconds", 300);
+      spec.putArray("containers")
+          .addObject()
+          .put("name", "main")
+          .put("image", "busybox")
+          .putObject("resources")
+          .putObject("requests")
+          .put("cpu", cpu)
+          .put("memory", "1Gi");
+      pod.putObject("status").put("phase", "Pending");
+      add(pod);
+    }
   }
 
   /** The server's URL, e.g. {@code https://127.0.0.1:40123}. */
@@ -207,7 +229,10 @@ public final class TrainingApiServer implements AutoCloseable {
     return binds.get();
   }
 
-  /** The pending pods the server holds: every one is bound once a session has scheduled all. */
+  /**
+   * The pending pods of the gangs that fit: every one is bound once a session has scheduled all
+   * (the unfit gang's pods stay pending).
+   */
   public int pods() {
     return pods;
   }
@@ -250,7 +275,7 @@ public final class TrainingApiServer implements AutoCloseable {
         return;
       }
       if (query != null && query.contains("watch=true")) {
-        watch(exchange, resource(path), query.contains("allowWatchBookmarks=true"));
+        watch(exchange, path, query.contains("allowWatchBookmarks=true"));
         return;
       }
       send(exchange, 200, JSON.writeValueAsBytes(list(path)));
@@ -263,8 +288,9 @@ public final class TrainingApiServer implements AutoCloseable {
    * A watch as a real server streams it (chunked, one JSON event a line): a bookmark first when
    * asked for, then the events of {@link #bound}, until the server closes.
    */
-  private void watch(HttpExchange exchange, String resource, boolean bookmarks)
+  private void watch(HttpExchange exchange, String path, boolean bookmarks)
       throws IOException, InterruptedException {
+    String resource = resource(path);
     BlockingQueue<byte[]> events = new LinkedBlockingQueue<>();
     synchronized (watches) {
       watches.computeIfAbsent(resource, r -> new CopyOnWriteArrayList<>()).add(events);
@@ -272,13 +298,11 @@ public final class TrainingApiServer implements AutoCloseable {
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(200, 0);
     OutputStream out = exchange.getResponseBody();
-    if (bookmarks) {
-      List<ObjectNode> kind = objects.getOrDefault(resource, List.of());
-      ObjectNode object = JSON.createObjectNode();
-      if (!kind.isEmpty()) {
-        object.set("apiVersion", kind.get(0).get("apiVersion"));
-        object.set("kind", kind.get(0).get("kind"));
-      }
+    String kind = KINDS.get(resource);
+    if (bookmarks && kind != null) {
+      // A bookmark names the kind (a client refuses one that does not) and nothing else.
+      ObjectNode object =
+          JSON.createObjectNode().put("apiVersion", apiVersion(path)).put("kind", kind);
       object.putObject("metadata").put("resourceVersion", "1");
       write(out, event("BOOKMARK", object));
     }
@@ -322,6 +346,31 @@ public final class TrainingApiServer implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** The kinds Caldera watches, by resource. */
+  private static final Map<String, String> KINDS =
+      Map.ofEntries(
+          Map.entry("nodes", "Node"),
+          Map.entry("pods", "Pod"),
+          Map.entry("namespaces", "Namespace"),
+          Map.entry("priorityclasses", "PriorityClass"),
+          Map.entry("poddisruptionbudgets", "PodDisruptionBudget"),
+          Map.entry("resourcequotas", "ResourceQuota"),
+          Map.entry("persistentvolumes", "PersistentVolume"),
+          Map.entry("persistentvolumeclaims", "PersistentVolumeClaim"),
+          Map.entry("storageclasses", "StorageClass"),
+          Map.entry("csinodes", "CSINode"),
+          Map.entry("queues", "Queue"),
+          Map.entry("podgroups", "PodGroup"),
+          Map.entry("pluginbundles", "PluginBundle"));
+
+  /**
+   * {@code v1} of {@code /api/v1/...}, {@code GROUP/VERSION} of {@code /apis/GROUP/VERSION/...}.
+   */
+  private static String apiVersion(String path) {
+    String[] parts = path.split("/");
+    return parts[1].equals("api") ? parts[2] : parts[2] + "/" + parts[3];
   }
 
   private static String resource(String path) {

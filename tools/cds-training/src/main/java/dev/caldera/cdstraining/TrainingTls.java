@@ -18,13 +18,16 @@ import java.time.format.DateTimeFormatter;
 import java.util.Base64;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The training API server's TLS, shaped like a kube-apiserver's: an RSA 2048 certificate authority
- * and a serving certificate for {@code 127.0.0.1} it signs (SHA256withRSA), made in memory at each
- * start. The client then validates a two-certificate path against the kubeconfig's {@code
- * certificate-authority-data} and checks the address, as against a real cluster. The certificates
- * are written here in DER by hand because the JDK has no public API that makes one.
+ * and a serving certificate for {@code 127.0.0.1} it signs (SHA256withRSA, for server
+ * authentication), made in memory at each start. The client then validates a two-certificate path
+ * against the kubeconfig's {@code certificate-authority-data} and checks the address, as against a
+ * real cluster. The certificates are written here in DER by hand because the JDK has no public API
+ * that makes one.
  */
 final class TrainingTls {
 
@@ -60,8 +63,9 @@ final class TrainingTls {
             serverKeys,
             caKeys.getPrivate(),
             2,
-            // subjectAltName: iPAddress 127.0.0.1 ([7] implicit)
-            extension(SUBJECT_ALT_NAME, false, seq(tlv(0x87, new byte[] {127, 0, 0, 1}))));
+            // subjectAltName: iPAddress 127.0.0.1 ([7] implicit); extendedKeyUsage: serverAuth
+            extension(SUBJECT_ALT_NAME, false, seq(tlv(0x87, new byte[] {127, 0, 0, 1}))),
+            extension(EXTENDED_KEY_USAGE, false, seq(oid(1, 3, 6, 1, 5, 5, 7, 3, 1))));
     KeyStore keys = KeyStore.getInstance("PKCS12");
     try {
       keys.load(null, null);
@@ -73,14 +77,37 @@ final class TrainingTls {
     KeyManagerFactory managers =
         KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
     managers.init(keys, PASSWORD);
+    // Trusting the authority for client certificates too: a server that asks for one
+    // (wantClientAuth)
+    // names it in its request, as kube-apiserver names its client authority.
+    KeyStore trusted = KeyStore.getInstance("PKCS12");
+    try {
+      trusted.load(null, null);
+    } catch (java.io.IOException e) {
+      throw new GeneralSecurityException(e);
+    }
+    trusted.setCertificateEntry("ca", ca);
+    TrustManagerFactory trust =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(trusted);
     SSLContext context = SSLContext.getInstance("TLS");
-    context.init(managers.getKeyManagers(), null, null);
+    context.init(managers.getKeyManagers(), trust.getTrustManagers(), null);
     return new TrainingTls(ca, context);
   }
 
   /** The server side: the serving certificate and its chain. */
   SSLContext serverContext() {
     return server;
+  }
+
+  /**
+   * The server's TLS parameters: a client certificate asked for, not required, as kube-apiserver
+   * asks (the kubeconfig's token then authenticates).
+   */
+  SSLParameters serverParameters() {
+    SSLParameters parameters = server.getDefaultSSLParameters();
+    parameters.setWantClientAuth(true);
+    return parameters;
   }
 
   /** The authority's certificate, as a kubeconfig's {@code certificate-authority-data} holds it. */
@@ -105,6 +132,7 @@ final class TrainingTls {
       seq(oid(1, 2, 840, 113549, 1, 1, 11), new byte[] {0x05, 0x00});
   private static final byte[] BASIC_CONSTRAINTS = oid(2, 5, 29, 19);
   private static final byte[] SUBJECT_ALT_NAME = oid(2, 5, 29, 17);
+  private static final byte[] EXTENDED_KEY_USAGE = oid(2, 5, 29, 37);
   private static final byte[] COMMON_NAME = oid(2, 5, 4, 3);
 
   private static X509Certificate certificate(
@@ -113,7 +141,7 @@ final class TrainingTls {
       KeyPair subjectKeys,
       PrivateKey issuerKey,
       int serial,
-      byte[] extension)
+      byte[]... extensions)
       throws GeneralSecurityException {
     ZonedDateTime now = ZonedDateTime.now(ZoneOffset.UTC).withNano(0);
     byte[] tbs =
@@ -127,7 +155,7 @@ final class TrainingTls {
                 tlv(0x17, UTC_TIME.format(now.plusDays(2)).getBytes(StandardCharsets.US_ASCII))),
             name(subject),
             subjectKeys.getPublic().getEncoded(),
-            tlv(0xa3, seq(extension)));
+            tlv(0xa3, seq(extensions)));
     Signature signer = Signature.getInstance("SHA256withRSA");
     signer.initSign(issuerKey);
     signer.update(tbs);

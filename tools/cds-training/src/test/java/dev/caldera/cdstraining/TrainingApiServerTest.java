@@ -54,9 +54,15 @@ class TrainingApiServerTest {
       assertThat(names(api, "/apis/scheduling.k8s.io/v1/priorityclasses")).containsExactly("high");
       assertThat(names(api, "/api/v1/pods"))
           .containsExactly(
-              "training-gang-0-0", "training-gang-0-1", "training-gang-1-0", "training-gang-1-1");
+              "training-gang-0-0",
+              "training-gang-0-1",
+              "training-gang-1-0",
+              "training-gang-1-1",
+              "training-unfit-0",
+              "training-unfit-1");
+      assertThat(api.pods()).as("the pods that can be bound").isEqualTo(4);
       assertThat(names(api, "/apis/scheduling.volcano.sh/v1beta1/namespaces/default/podgroups"))
-          .containsExactly("training-gang-0", "training-gang-1");
+          .containsExactly("training-gang-0", "training-gang-1", "training-unfit");
       assertThat(names(api, "/apis/scheduling.volcano.sh/v1beta1/namespaces/other/podgroups"))
           .isEmpty();
       assertThat(names(api, "/api/v1/persistentvolumes")).isEmpty();
@@ -77,6 +83,19 @@ class TrainingApiServerTest {
       JsonNode bookmark = JSON.readTree(events.next());
       assertThat(bookmark.path("type").asText()).isEqualTo("BOOKMARK");
       assertThat(bookmark.path("object").path("kind").asText()).isEqualTo("Pod");
+      assertThat(bookmark.path("object").path("apiVersion").asText()).isEqualTo("v1");
+      HttpResponse<java.util.stream.Stream<String>> emptyKind =
+          http.send(
+              request(
+                      api,
+                      "/apis/storage.k8s.io/v1/storageclasses?watch=true&allowWatchBookmarks=true")
+                  .build(),
+              HttpResponse.BodyHandlers.ofLines());
+      JsonNode storage = JSON.readTree(emptyKind.body().iterator().next()).path("object");
+      assertThat(storage.path("kind").asText())
+          .as("a bookmark names its kind when the server holds none of it")
+          .isEqualTo("StorageClass");
+      assertThat(storage.path("apiVersion").asText()).isEqualTo("storage.k8s.io/v1");
 
       String binding =
           "{\"kind\":\"Binding\",\"metadata\":{\"name\":\"training-gang-0-0\"},"
@@ -88,6 +107,11 @@ class TrainingApiServerTest {
                   .build(),
               HttpResponse.BodyHandlers.ofString());
       assertThat(bind.statusCode()).isEqualTo(201);
+      java.security.cert.X509Certificate serving =
+          (java.security.cert.X509Certificate)
+              bind.sslSession().orElseThrow().getPeerCertificates()[0];
+      assertThat(serving.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1");
+      assertThat(serving.getSubjectAlternativeNames()).containsExactly(List.of(7, "127.0.0.1"));
       assertThat(bind.body()).isEqualTo(binding);
       assertThat(api.binds()).isEqualTo(1);
       JsonNode modified = JSON.readTree(events.next());
@@ -127,6 +151,13 @@ class TrainingApiServerTest {
                       request(api, "/api/v1/nodes").build(), HttpResponse.BodyHandlers.ofString()))
           .isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
     }
+  }
+
+  @Test
+  void itsTlsAsksForAClientCertificate_withoutRequiringOne() throws Exception {
+    javax.net.ssl.SSLParameters parameters = TrainingTls.create().serverParameters();
+    assertThat(parameters.getWantClientAuth()).isTrue();
+    assertThat(parameters.getNeedClientAuth()).isFalse();
   }
 
   @Test
