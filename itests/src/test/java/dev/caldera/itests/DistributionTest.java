@@ -200,9 +200,10 @@ class DistributionTest {
   }
 
   /**
-   * The training also runs {@code caldera run} (embedded, and against a loopback API server): the
-   * archive then holds classes that Felix's bundle class loaders define, and a run maps them. Here
-   * a class of the framework bundle, defined by its bundle class loader in an embedded run.
+   * The training also runs {@code caldera run} (against a loopback API server): the archive then
+   * holds classes that Felix's bundle class loaders define, and a run maps them, an embedded run
+   * too. Here a class of the framework bundle, defined by its bundle class loader in an embedded
+   * run.
    */
   @Test
   void run_mapsClassesOfTheBundlesFromTheArchive(@TempDir Path tmp) throws Exception {
@@ -227,6 +228,38 @@ class DistributionTest {
             l ->
                 l.endsWith(
                     fromTheArchive("dev.caldera.framework.internal.osgi.SchedulingLoopComponent")));
+  }
+
+  /**
+   * The archive holds what a start against a real API server loads (docs/performance.md, class data
+   * for a start against a real cluster): TLS with a certificate path to an authority, HTTP/2, the
+   * readers of watch events, the fabric8 builders that a start only loads (a Java 17 archive keeps
+   * a bundle's class only if the training linked it), the admin API's JVM metrics; and one copy of
+   * each bundle class, which a start can match.
+   */
+  @Test
+  void archive_holdsWhatAStartAgainstARealApiServerLoads_andOneCopyOfEachBundleClass()
+      throws Exception {
+    Run print =
+        launchIn(
+            Distribution.dir(), Map.of("JAVA_OPTS", "-XX:+PrintSharedArchiveAndExit"), "--version");
+    assertThat(print.code()).as(print.output()).isZero();
+    String dynamic = print.output().substring(print.output().indexOf("Dynamic archive name:"));
+    assertThat(dynamic)
+        .contains(
+            " sun.security.ssl.SSLEngineImpl boot_loader",
+            " sun.security.provider.certpath.PKIXCertPathValidator boot_loader",
+            " jdk.internal.net.http.hpack.Decoder platform_loader",
+            " io.fabric8.kubernetes.api.model.WatchEvent unregistered_loader",
+            " io.fabric8.kubernetes.api.model.PodBuilder unregistered_loader",
+            " io.prometheus.metrics.instrumentation.jvm.JvmMemoryMetrics unregistered_loader");
+    List<String> bundleClasses =
+        dynamic
+            .lines()
+            .filter(l -> l.endsWith(" unregistered_loader"))
+            .map(l -> l.strip().split(" ")[1])
+            .toList();
+    assertThat(bundleClasses).isNotEmpty().doesNotHaveDuplicates();
   }
 
   /**

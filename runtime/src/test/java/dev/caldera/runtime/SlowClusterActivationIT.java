@@ -48,7 +48,7 @@ class SlowClusterActivationIT {
           current-context: slow
           clusters:
           - name: slow
-            cluster: {server: '%s'}
+            cluster: {server: '%s', certificate-authority-data: '%s'}
           contexts:
           - name: slow
             context: {cluster: slow, user: slow}
@@ -61,7 +61,11 @@ class SlowClusterActivationIT {
                 command: /bin/sh
                 args: ["-c", "sleep %d; echo '%s'"]
           """
-              .formatted(api.url(), HELD_SECONDS, credential.replace("\"", "\\\"")));
+              .formatted(
+                  api.url(),
+                  api.certificateAuthorityData(),
+                  HELD_SECONDS,
+                  credential.replace("\"", "\\\"")));
       Process run =
           new ProcessBuilder(
                   DIST.resolve("bin/caldera").toString(),

@@ -32,6 +32,7 @@ import org.osgi.framework.launch.Framework;
 import org.osgi.framework.launch.FrameworkFactory;
 import org.osgi.framework.startlevel.BundleStartLevel;
 import org.osgi.framework.startlevel.FrameworkStartLevel;
+import org.osgi.framework.wiring.BundleWiring;
 
 /**
  * Runs Caldera inside Apache Felix: installs every bundle of the distribution's {@code bundles/},
@@ -232,6 +233,30 @@ public final class OsgiLauncher {
    */
   public static void stopRunning(String why) {
     RUNNING.forEach(run -> run.stop(why));
+  }
+
+  /**
+   * The class loader of every resolved bundle of the runs of this process whose scheduling loop has
+   * started, by the file name of the bundle's jar (its location's last part). For the class data
+   * training of the build, which links the classes these loaders loaded (a class data archive keeps
+   * only linked classes of such loaders).
+   */
+  public static Map<String, ClassLoader> bundleClassLoaders() {
+    Map<String, ClassLoader> loaders = new LinkedHashMap<>();
+    for (OsgiLauncher run : RUNNING) {
+      Framework framework = run.framework;
+      if (framework == null || framework.getBundleContext() == null) {
+        continue;
+      }
+      for (Bundle b : framework.getBundleContext().getBundles()) {
+        BundleWiring wiring = b.adapt(BundleWiring.class);
+        String location = b.getLocation();
+        if (wiring != null && wiring.getClassLoader() != null) {
+          loaders.put(location.substring(location.lastIndexOf('/') + 1), wiring.getClassLoader());
+        }
+      }
+    }
+    return loaders;
   }
 
   // ---- A snapshot without a running scheduler (issue 20) ---------------------------------------

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -19,13 +20,14 @@ import java.util.stream.Stream;
  * JAR}, where {@link Launcher} loads it), to make the class data sharing archive {@code
  * lib/caldera.jsa} that bin/caldera starts the JVM with. It runs the short commands whose start-up
  * the archive is for, in this JVM, on the distribution's own demo scenario and policies, so every
- * class they load is in the archive. Then it runs {@code caldera run} twice: a few seconds on the
- * embedded cluster, and with {@code --kubeconfig} against a {@link TrainingApiServer} on loopback
- * until it has bound the server's gangs. The JVM archives the classes Felix's bundle loaders define
- * too, and uses them when a bundle defines the same bytes again: a start against a real cluster
- * then maps most of fabric8, Jackson and the scheduler instead of reading and verifying them.
- * Output is discarded; a command that does not end as expected fails the training (and the build)
- * rather than leaving a silently thin archive.
+ * class they load is in the archive. Then it runs {@code caldera run --kubeconfig} once, against a
+ * {@link TrainingApiServer} on loopback (HTTPS, a token, watch events) until it has bound the
+ * server's gangs, asks its admin API what a monitoring system and an operator ask ({@link
+ * AdminTraining}), and links what the bundles loaded ({@link BundleClasses}). The JVM archives the
+ * classes Felix's bundle loaders define too, and uses them when a bundle defines the same bytes
+ * again: a start against a real cluster then maps most of fabric8, Jackson, TLS and the scheduler
+ * instead of reading and verifying them. Output is discarded; a command that does not end as
+ * expected fails the training (and the build) rather than leaving a silently thin archive.
  *
  * <p>Nothing of this ships: the distribution's command line is reached by reflection (this module
  * is built before it), and this jar is on the class path only of the training's JVM.
@@ -35,9 +37,6 @@ public final class CdsTraining {
   private CdsTraining() {}
 
   private record Step(int expectedCode, List<String> args) {}
-
-  /** How long the run on the embedded cluster schedules. */
-  private static final String EMBEDDED_RUN = "3s";
 
   /**
    * The longest the run against the training API server may take; it is stopped as soon as every
@@ -49,7 +48,15 @@ public final class CdsTraining {
   /** After the last bind, time for the session's events and status writes to go out. */
   private static final long SETTLE_MILLIS = 1_000;
 
-  private static List<String> trainRun(Path home, PrintStream discard) {
+  /**
+   * One {@code caldera run}, against the training API server, and no run on the embedded cluster:
+   * with Java 17 a dynamic archive keeps every copy of a class that two runs' bundle loaders
+   * defined, and a start then takes one copy of a class and another of its superclass, which do not
+   * fit, and loads both from the jar (about 340 classes of a start against a real cluster, with
+   * both runs).
+   */
+  private static List<String> trainRun(
+      Path home, TrainingTls tls, PrintStream discard, java.io.ByteArrayOutputStream printed) {
     Path work;
     try {
       work = Files.createTempDirectory("caldera-cds-training");
@@ -57,29 +64,29 @@ public final class CdsTraining {
       return List.of("cannot make a directory for the training runs: " + e);
     }
     List<String> failures = new ArrayList<>();
-    try {
-      failures.addAll(
-          run(new Step(0, runArgs(EMBEDDED_RUN, work.resolve("embedded.log"))), discard));
-      try (TrainingApiServer api = TrainingApiServer.start(home.resolve("conf/demo"), 3)) {
-        Path kubeconfig = work.resolve("kubeconfig");
-        api.writeKubeconfig(kubeconfig);
-        List<String> args = new ArrayList<>(runArgs(KUBE_RUN_LIMIT, work.resolve("kube.log")));
-        args.addAll(List.of("--kubeconfig", kubeconfig.toString()));
-        Thread stopper = stopWhenBound(api);
-        try {
-          failures.addAll(run(new Step(0, args), discard));
-        } finally {
-          stopper.interrupt();
-        }
-        if (failures.isEmpty() && api.binds() < api.pods()) {
-          failures.add(
-              "caldera run --kubeconfig bound "
-                  + api.binds()
-                  + " of the training API server's "
-                  + api.pods()
-                  + " pods within "
-                  + KUBE_RUN_LIMIT);
-        }
+    try (TrainingApiServer api = TrainingApiServer.start(home.resolve("conf/demo"), 3, tls)) {
+      Path kubeconfig = work.resolve("kubeconfig");
+      api.writeKubeconfig(kubeconfig);
+      Path classLog = work.resolve("class-load.log");
+      logClassLoads(classLog);
+      List<String> args = new ArrayList<>(runArgs(KUBE_RUN_LIMIT, work.resolve("kube.log")));
+      args.addAll(List.of("--kubeconfig", kubeconfig.toString()));
+      List<String> adminFailures = java.util.Collections.synchronizedList(new ArrayList<>());
+      Thread stopper = stopWhenBound(api, classLog, printed, adminFailures);
+      try {
+        failures.addAll(run(new Step(0, args), discard));
+      } finally {
+        stopper.interrupt();
+      }
+      failures.addAll(adminFailures);
+      if (failures.isEmpty() && api.binds() < api.pods()) {
+        failures.add(
+            "caldera run --kubeconfig bound "
+                + api.binds()
+                + " of the training API server's "
+                + api.pods()
+                + " pods within "
+                + KUBE_RUN_LIMIT);
       }
     } catch (IOException | RuntimeException e) {
       failures.add("the training API server: " + e.toString().lines().findFirst().orElse(""));
@@ -93,8 +100,34 @@ public final class CdsTraining {
     return failures;
   }
 
-  /** A thread that stops the run once every pod of {@code api} is bound (and the writes settle). */
-  private static Thread stopWhenBound(TrainingApiServer api) {
+  /**
+   * Has this JVM log every class it loads, with its source, to {@code file} (jcmd's VM.log, asked
+   * of the JVM itself): what {@link BundleClasses#link} reads.
+   */
+  private static void logClassLoads(Path file) {
+    try {
+      java.lang.management.ManagementFactory.getPlatformMBeanServer()
+          .invoke(
+              new javax.management.ObjectName("com.sun.management:type=DiagnosticCommand"),
+              "vmLog",
+              new Object[] {
+                new String[] {"output=" + file, "what=class+load=info", "decorators=none"}
+              },
+              new String[] {String[].class.getName()});
+    } catch (javax.management.JMException e) {
+      throw new IllegalStateException("cannot log the classes this JVM loads: " + e, e);
+    }
+  }
+
+  /**
+   * A thread that stops the run once every pod of {@code api} is bound (and the writes settle),
+   * after linking the classes its bundles loaded ({@link BundleClasses#link}).
+   */
+  private static Thread stopWhenBound(
+      TrainingApiServer api,
+      Path classLog,
+      java.io.ByteArrayOutputStream printed,
+      List<String> failures) {
     Thread t =
         new Thread(
             () -> {
@@ -103,11 +136,23 @@ public final class CdsTraining {
                   Thread.sleep(50);
                 }
                 Thread.sleep(SETTLE_MILLIS);
-                call(
-                    "dev.caldera.runtime.run.OsgiLauncher",
-                    "stopRunning",
-                    new Class<?>[] {String.class},
-                    "the training API server's pods are bound: stopping");
+                try {
+                  failures.addAll(AdminTraining.ask(printed.toString(StandardCharsets.UTF_8)));
+                  @SuppressWarnings("unchecked")
+                  Map<String, ClassLoader> loaders =
+                      (Map<String, ClassLoader>)
+                          call(
+                              "dev.caldera.runtime.run.OsgiLauncher",
+                              "bundleClassLoaders",
+                              new Class<?>[0]);
+                  BundleClasses.link(classLog, loaders);
+                } finally {
+                  call(
+                      "dev.caldera.runtime.run.OsgiLauncher",
+                      "stopRunning",
+                      new Class<?>[] {String.class},
+                      "the training API server's pods are bound: stopping");
+                }
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
@@ -124,7 +169,9 @@ public final class CdsTraining {
         "--duration",
         duration,
         "--admin-address",
-        "off",
+        "127.0.0.1:0",
+        "--probe-address",
+        "127.0.0.1:0",
         "--status-interval",
         "0",
         "--log",
@@ -250,14 +297,32 @@ public final class CdsTraining {
       failures.addAll(run(step, discard));
     }
     failures.addAll(trainWhy(discard));
+    // One authority and serving key for both servers: an emulated JVM (the image's other
+    // architecture) takes seconds for each RSA key.
+    TrainingTls tls;
+    try {
+      tls = TrainingTls.create();
+    } catch (java.security.GeneralSecurityException e) {
+      failures.add("cannot make the training's certificates: " + e);
+      failures.forEach(f -> System.err.println("error: cds-training: " + f));
+      return 1;
+    }
+    try {
+      failures.addAll(Http2Training.train(tls));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      failures.add("interrupted");
+    }
     // caldera run also reports on the process's own streams (its status and the cluster's
     // progress), which the build's log does not need.
     PrintStream out = System.out;
     PrintStream err = System.err;
-    System.setOut(discard);
+    // What the bundles print (the admin API's address among it) is read, not shown.
+    java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+    System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
     System.setErr(discard);
     try {
-      failures.addAll(trainRun(home, discard));
+      failures.addAll(trainRun(home, tls, discard, printed));
     } finally {
       System.setOut(out);
       System.setErr(err);
