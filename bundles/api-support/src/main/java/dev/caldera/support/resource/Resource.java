@@ -145,17 +145,17 @@ public final class Resource implements ResourceView {
     if (v instanceof ReadOnlyResource ro) {
       return ro.resource;
     }
-    return copyOf(v);
+    return copyOfValues(v);
   }
 
   /** A deep copy of {@code v}, the caller's own to change. */
   public static Resource copyOf(ResourceView v) {
-    if (v instanceof Resource r) {
-      return r.copy();
-    }
-    if (v instanceof ReadOnlyResource ro) {
-      return ro.resource.copy();
-    }
+    Resource behind = of(v);
+    return behind == v || v instanceof ReadOnlyResource ? behind.copy() : behind;
+  }
+
+  /** A resource of {@code v}'s values, read through the interface. */
+  private static Resource copyOfValues(ResourceView v) {
     Resource r = new Resource(new double[Math.max(2, v.width())]);
     for (int i = 0; i < r.values.length; i++) {
       r.values[i] = v.has(i) ? v.get(i) : ABSENT;
@@ -942,14 +942,6 @@ public final class Resource implements ResourceView {
       }
     }
     return true;
-  }
-
-  /**
-   * An amount of resource {@code name} in this class's units (milli-cores, bytes, a count of pods,
-   * thousandths of other resources) as a Kubernetes quantity: {@code cpu 20000} is {@code 20}.
-   */
-  public static Quantity quantity(String name, double value) {
-    return ResourceNames.quantity(name, value);
   }
 
   @Override

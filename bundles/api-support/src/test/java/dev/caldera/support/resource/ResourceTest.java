@@ -213,13 +213,7 @@ class ResourceTest {
 
   @Test
   void copyOf_aReadOnlyFace_isTheCallersOwnAndLeavesTheResourceAlone() {
-    Resource node =
-        Resource.fromList(
-            Map.of(
-                "cpu", Quantity.parse("2"),
-                "memory", Quantity.parse("4Gi"),
-                "nvidia.com/gpu", Quantity.parse("1"),
-                "pods", Quantity.parse("110")));
+    Resource node = gpuNode();
 
     Resource mine = Resource.copyOf(node.view()).add(Resource.of(500, 0));
 
@@ -231,13 +225,7 @@ class ResourceTest {
 
   @Test
   void copyOf_aViewOfAnotherImplementation_copiesValuesPresenceAndThePodLimit() {
-    Resource source =
-        Resource.fromList(
-            Map.of(
-                "cpu", Quantity.parse("2"),
-                "memory", Quantity.parse("4Gi"),
-                "nvidia.com/gpu", Quantity.parse("1"),
-                "pods", Quantity.parse("110")));
+    Resource source = gpuNode();
     ResourceView foreign =
         (ResourceView)
             java.lang.reflect.Proxy.newProxyInstance(
@@ -251,5 +239,15 @@ class ResourceTest {
     assertThat(copy.maxTaskNum()).isEqualTo(110);
     assertThat(copy.valueKey()).isEqualTo(source.valueKey());
     assertThat(source.fits(foreign)).isTrue();
+  }
+
+  /** 2 CPUs, 4Gi, one GPU and 110 pods. */
+  private static Resource gpuNode() {
+    return Resource.fromList(
+        Map.of(
+            "cpu", Quantity.parse("2"),
+            "memory", Quantity.parse("4Gi"),
+            "nvidia.com/gpu", Quantity.parse("1"),
+            "pods", Quantity.parse("110")));
   }
 }

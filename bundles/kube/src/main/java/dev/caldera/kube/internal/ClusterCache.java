@@ -19,6 +19,7 @@ import dev.caldera.api.model.Queue;
 import dev.caldera.api.model.ResourceQuota;
 import dev.caldera.api.model.Storage;
 import dev.caldera.api.model.StorageClass;
+import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.framework.ClusterSnapshot;
 import dev.caldera.support.resource.Resource;
 import java.time.Instant;
@@ -540,11 +541,11 @@ public final class ClusterCache {
         over.add(
             name
                 + " "
-                + Resource.quantity(name, used.get(name) + need)
+                + ResourceNames.quantity(name, used.get(name) + need)
                 + " requested of "
-                + Resource.quantity(name, allocatable)
+                + ResourceNames.quantity(name, allocatable)
                 + " allocatable ("
-                + Resource.quantity(name, used.get(name))
+                + ResourceNames.quantity(name, used.get(name))
                 + " by pods on the node or being bound to it)");
       }
     }

@@ -1,7 +1,6 @@
 package dev.caldera.dsl.internal.eval;
 
 import dev.caldera.api.resource.ResourceNames;
-import dev.caldera.support.resource.Resource;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -143,7 +142,7 @@ public final class Recorded {
       String amount =
           Double.isInfinite(v) || Double.isNaN(v)
               ? number(v)
-              : Resource.quantity(name, v).toString();
+              : ResourceNames.quantity(name, v).toString();
       f.readDimension(slot, label, name, amount);
       return v;
     }

@@ -5,6 +5,7 @@ import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.support.resource.Resource;
 import java.time.Duration;
@@ -299,7 +300,7 @@ final class EvictionGuard {
       if (!"pods".equals(name) && amount.get(name) > 0) {
         String model = labels.get(name + ".product");
         parts.add(
-            Resource.quantity(name, amount.get(name))
+            ResourceNames.quantity(name, amount.get(name))
                 + " "
                 + (model == null || model.isBlank() ? name : model));
       }

@@ -4,6 +4,7 @@ import dev.caldera.api.extension.Status;
 import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskStatus;
+import dev.caldera.api.resource.ResourceNames;
 import dev.caldera.api.resource.ResourceView;
 import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
@@ -199,9 +200,9 @@ final class FitErrors {
         details.add(
             name
                 + " "
-                + Resource.quantity(name, request.get(name))
+                + ResourceNames.quantity(name, request.get(name))
                 + "; the largest node has "
-                + Resource.quantity(name, have)
+                + ResourceNames.quantity(name, have)
                 + " allocatable");
       }
     }
@@ -209,7 +210,7 @@ final class FitErrors {
       // Each resource fits some node, but no node has all of them: name the whole request.
       for (String name : names) {
         if (!"pods".equals(name)) {
-          details.add(name + " " + Resource.quantity(name, request.get(name)));
+          details.add(name + " " + ResourceNames.quantity(name, request.get(name)));
         }
       }
       return "0/"
