@@ -81,7 +81,7 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--session-debounce",
       paramLabel = "DURATION|off",
-      defaultValue = "20ms",
+      defaultValue = "5ms",
       description = {
         "How long after work arrives (a pod, pod group or queue added or changed, a pod deleted"
             + " or finished, a node added or changed) a session starts, gathering a burst into one"

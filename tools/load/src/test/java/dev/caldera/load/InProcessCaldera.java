@@ -25,7 +25,7 @@ final class InProcessCaldera implements MeasuredScheduler {
   static final Duration PERIOD = Duration.ofSeconds(1);
 
   /** {@code caldera run}'s default debounce. */
-  static final Duration DEBOUNCE = Duration.ofMillis(20);
+  static final Duration DEBOUNCE = Duration.ofMillis(5);
 
   private final Path kubeconfig;
   private KubeCluster cluster;

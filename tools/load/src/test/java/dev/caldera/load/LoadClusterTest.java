@@ -99,6 +99,23 @@ class LoadClusterTest {
   }
 
   @Test
+  void podsACollectionDeleteLeft_areDeletedOneByOne() throws Exception {
+    try (MockCluster mock = new MockCluster()) {
+      LoadCluster cluster = new LoadCluster(mock.kubectl, "left01");
+      cluster.createNamespace();
+      cluster.createNodes(1, 1);
+      for (int i = 0; i < 40; i++) {
+        cluster.createPod("p-" + i, null, "volcano", Map.of("caldera-load", "left01"), SHAPE);
+      }
+      mock.podCollectionDeletesEndAtOnce = true;
+
+      assertThat(cluster.cleanup()).isEmpty();
+
+      assertThat(mock.kubectl.pods().inNamespace(cluster.namespace()).list().getItems()).isEmpty();
+    }
+  }
+
+  @Test
   void aQueueTheRunCreated_isDeleted() throws Exception {
     try (MockCluster mock = new MockCluster()) {
       mock.installVolcanoCrds();

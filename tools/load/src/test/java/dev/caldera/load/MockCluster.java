@@ -50,6 +50,14 @@ final class MockCluster implements AutoCloseable {
 
   private final KubernetesMockServer server;
   private final AtomicInteger binds = new AtomicInteger();
+  private static final Pattern POD_COLLECTION = Pattern.compile("/api/v1/namespaces/[^/]+/pods");
+
+  /**
+   * When set, a delete of a namespace's pod collection answers success and deletes nothing, as a
+   * real API server's can end (at its request timeout) before it reached every pod.
+   */
+  volatile boolean podCollectionDeletesEndAtOnce;
+
   final KubernetesClient kubectl;
 
   MockCluster() {
@@ -145,6 +153,13 @@ final class MockCluster implements AutoCloseable {
       Matcher m = BINDING.matcher(q < 0 ? path : path.substring(0, q));
       if (request.getMethod().equals("POST") && m.matches()) {
         return bind(m.group(1), m.group(2), request.getBody().readUtf8());
+      }
+      if (podCollectionDeletesEndAtOnce
+          && request.getMethod().equals("DELETE")
+          && POD_COLLECTION.matcher(q < 0 ? path : path.substring(0, q)).matches()) {
+        return new MockResponse()
+            .setResponseCode(200)
+            .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\"}");
       }
       MockResponse response = delegate.dispatch(request);
       WebSocketListener listener = response.getWebSocketListener();

@@ -38,7 +38,7 @@ public final class SchedulingLoopComponent {
   public static final String PID = "dev.caldera.scheduler";
 
   /** The session debounce when the configuration gives none (as {@code caldera run}'s default). */
-  private static final long DEFAULT_DEBOUNCE_MS = 20;
+  private static final long DEFAULT_DEBOUNCE_MS = 5;
 
   /** The configuration; property names are the method names with dots for underscores. */
   @interface Config {
