@@ -311,18 +311,19 @@ final class LoadCluster {
 
   /**
    * Deletes the namespace's pods with grace period 0, and again, one by one ({@link
-   * #DELETES_IN_FLIGHT} at a time), those still listed after the collection delete: the API
-   * server's delete of a large collection can end early (its request timeout), and a pod deleted
-   * earlier with a grace period waits for a kubelet that fake nodes do not have. Left behind, they
-   * would be listed by every scheduler started later.
+   * #DELETES_IN_FLIGHT} at a time), those still listed after the collection delete, also when it
+   * failed: the API server's delete of a large collection can end early (its request timeout, an
+   * error for the client, after it deleted some), and a pod deleted earlier with a grace period
+   * waits for a kubelet that fake nodes do not have. Left behind, they would be listed by every
+   * scheduler started later.
    */
   private void deletePods(List<String> problems) {
     String what = "the pods of namespace " + namespace;
-    int before = problems.size();
-    delete(problems, what, () -> client.pods().inNamespace(namespace).withGracePeriod(0).delete());
-    if (problems.size() > before) {
-      return; // the API server refused (or is gone): said once
-    }
+    List<String> collectionProblem = new ArrayList<>(1);
+    delete(
+        collectionProblem,
+        what,
+        () -> client.pods().inNamespace(namespace).withGracePeriod(0).delete());
     long deadline = System.nanoTime() + PODS_GONE.toNanos();
     ExecutorService pool = Executors.newFixedThreadPool(DELETES_IN_FLIGHT);
     try {
@@ -331,7 +332,11 @@ final class LoadCluster {
         try {
           left = client.pods().inNamespace(namespace).list().getItems();
         } catch (RuntimeException e) {
-          problems.add("could not list " + what + ": " + Errors.describe(e));
+          // The API server refused or is gone: said once, as the collection delete's error if any.
+          problems.addAll(
+              collectionProblem.isEmpty()
+                  ? List.of("could not delete " + what + ": " + Errors.describe(e))
+                  : collectionProblem);
           return;
         }
         if (left.isEmpty()) {

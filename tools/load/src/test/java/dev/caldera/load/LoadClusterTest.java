@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** What a run creates on the API server, and that its cleanup deletes that and nothing else. */
 class LoadClusterTest {
@@ -98,8 +100,9 @@ class LoadClusterTest {
     }
   }
 
-  @Test
-  void podsACollectionDeleteLeft_areDeletedOneByOne() throws Exception {
+  @ParameterizedTest(name = "the collection delete answered {0}")
+  @ValueSource(ints = {200, 403})
+  void podsTheCollectionDeleteLeft_areDeletedOneByOne(int collectionDeleteAnswer) throws Exception {
     try (MockCluster mock = new MockCluster()) {
       LoadCluster cluster = new LoadCluster(mock.kubectl, "left01");
       cluster.createNamespace();
@@ -107,7 +110,7 @@ class LoadClusterTest {
       for (int i = 0; i < 40; i++) {
         cluster.createPod("p-" + i, null, "volcano", Map.of("caldera-load", "left01"), SHAPE);
       }
-      mock.podCollectionDeletesEndAtOnce = true;
+      mock.podCollectionDeleteAnswer = collectionDeleteAnswer;
 
       assertThat(cluster.cleanup()).isEmpty();
 

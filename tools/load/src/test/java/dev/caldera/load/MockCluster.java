@@ -53,10 +53,11 @@ final class MockCluster implements AutoCloseable {
   private static final Pattern POD_COLLECTION = Pattern.compile("/api/v1/namespaces/[^/]+/pods");
 
   /**
-   * When set, a delete of a namespace's pod collection answers success and deletes nothing, as a
-   * real API server's can end (at its request timeout) before it reached every pod.
+   * When not 0, a delete of a namespace's pod collection deletes nothing and answers this code: 200
+   * as a real API server's delete that ended (at its request timeout) before it reached every pod,
+   * 403 as one whose RBAC grants {@code delete} but not {@code deletecollection}.
    */
-  volatile boolean podCollectionDeletesEndAtOnce;
+  volatile int podCollectionDeleteAnswer;
 
   final KubernetesClient kubectl;
 
@@ -154,12 +155,18 @@ final class MockCluster implements AutoCloseable {
       if (request.getMethod().equals("POST") && m.matches()) {
         return bind(m.group(1), m.group(2), request.getBody().readUtf8());
       }
-      if (podCollectionDeletesEndAtOnce
+      int answer = podCollectionDeleteAnswer;
+      if (answer != 0
           && request.getMethod().equals("DELETE")
           && POD_COLLECTION.matcher(q < 0 ? path : path.substring(0, q)).matches()) {
         return new MockResponse()
-            .setResponseCode(200)
-            .setBody("{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Success\"}");
+            .setResponseCode(answer)
+            .setBody(
+                "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"code\":"
+                    + answer
+                    + ",\"status\":\""
+                    + (answer < 300 ? "Success" : "Failure")
+                    + "\"}");
       }
       MockResponse response = delegate.dispatch(request);
       WebSocketListener listener = response.getWebSocketListener();
