@@ -303,9 +303,8 @@ final class LoadCluster {
   static final Duration PODS_GONE = Duration.ofMinutes(3);
 
   /**
-   * How many single pod deletes are in flight at once: the API server deletes a collection with one
-   * worker, and one request at a time deleted about 40 pods a second here, so 18,000 pods outlasted
-   * {@link #PODS_GONE}.
+   * How many single pod deletes are in flight at once: a collection delete that timed out can leave
+   * thousands of pods, and the API server serves single deletes side by side.
    */
   static final int DELETES_IN_FLIGHT = 16;
 
@@ -335,7 +334,7 @@ final class LoadCluster {
           // The API server refused or is gone: said once, as the collection delete's error if any.
           problems.addAll(
               collectionProblem.isEmpty()
-                  ? List.of("could not delete " + what + ": " + Errors.describe(e))
+                  ? List.of("could not list " + what + ": " + Errors.describe(e))
                   : collectionProblem);
           return;
         }

@@ -47,10 +47,10 @@ final class MockCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern BINDING =
       Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding");
+  private static final Pattern POD_COLLECTION = Pattern.compile("/api/v1/namespaces/[^/]+/pods");
 
   private final KubernetesMockServer server;
   private final AtomicInteger binds = new AtomicInteger();
-  private static final Pattern POD_COLLECTION = Pattern.compile("/api/v1/namespaces/[^/]+/pods");
 
   /**
    * When not 0, a delete of a namespace's pod collection deletes nothing and answers this code: 200

@@ -150,8 +150,7 @@ public final class Resource implements ResourceView {
 
   /** A deep copy of {@code v}, the caller's own to change. */
   public static Resource copyOf(ResourceView v) {
-    Resource behind = of(v);
-    return behind == v || v instanceof ReadOnlyResource ? behind.copy() : behind;
+    return v instanceof Resource || v instanceof ReadOnlyResource ? of(v).copy() : copyOfValues(v);
   }
 
   /** A resource of {@code v}'s values, read through the interface. */
