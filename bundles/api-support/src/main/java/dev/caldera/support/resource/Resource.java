@@ -312,12 +312,25 @@ public final class Resource implements ResourceView {
     values[index] = Double.isNaN(values[index]) ? v : values[index] + v;
   }
 
+  // Grows to what is needed, not to every name known: a session sums many small resources (a job's
+  // tasks, a queue's jobs), and widening each to every name the cluster ever showed, then marking
+  // the new slots absent, cost more than the sums.
   private void ensure(int index) {
     if (index >= values.length) {
       int old = values.length;
-      values = Arrays.copyOf(values, Math.max(index + 1, ResourceNames.count()));
+      values = Arrays.copyOf(values, index + 1);
       Arrays.fill(values, old, values.length, ABSENT);
     }
+  }
+
+  /** The highest index of a present scalar, or 1 (memory) when there is none. */
+  private static int lastScalar(Resource r) {
+    for (int i = r.values.length - 1; i >= 2; i--) {
+      if (!Double.isNaN(r.values[i])) {
+        return i;
+      }
+    }
+    return 1;
   }
 
   private double raw(int index) {
@@ -329,6 +342,7 @@ public final class Resource implements ResourceView {
   /** Adds cpu, memory and every scalar of {@code rr}; {@link #maxTaskNum()} is untouched. */
   public Resource add(ResourceView rrView) {
     Resource rr = of(rrView);
+    ensure(lastScalar(rr));
     values[0] += rr.values[0];
     values[1] += rr.values[1];
     for (int i = 2; i < rr.values.length; i++) {
@@ -346,6 +360,7 @@ public final class Resource implements ResourceView {
    */
   public Resource sub(ResourceView rrView) {
     Resource rr = of(rrView);
+    ensure(lastScalar(rr));
     values[0] -= rr.values[0];
     values[1] -= rr.values[1];
     for (int i = 2; i < rr.values.length; i++) {

@@ -5,9 +5,11 @@ import dev.caldera.api.info.NodeInfo;
 import dev.caldera.api.info.TaskInfo;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiFunction;
 
 /**
@@ -81,9 +83,6 @@ final class FitErrorStore {
     byTask.forEach(
         (uid, byNode) -> {
           TaskInfo task = tasks.get(uid);
-          // Only a task some node excludes for good can have full nodes that would too: a full
-          // cluster without node selectors pays nothing here (allocate never ran the predicates
-          // on full nodes, and they are not run now).
           if (task == null || !anyUnresolvable(byNode)) {
             return;
           }
@@ -97,6 +96,23 @@ final class FitErrorStore {
             }
           }
         });
+  }
+
+  /**
+   * The tasks {@link #inKubeSchedulerOrder} would look at: those some node excludes for good. Only
+   * such a task can have full nodes that would exclude it too, so a session whose fit errors are
+   * all about resources (or that has none, as most sessions under a steady stream) looks up no task
+   * (allocate never ran the predicates on full nodes, and they are not run now).
+   */
+  synchronized Set<String> tasksWithUnresolvableErrors() {
+    Set<String> uids = new HashSet<>();
+    byTask.forEach(
+        (uid, byNode) -> {
+          if (anyUnresolvable(byNode)) {
+            uids.add(uid);
+          }
+        });
+    return uids;
   }
 
   private static boolean anyUnresolvable(Map<String, Status> byNode) {

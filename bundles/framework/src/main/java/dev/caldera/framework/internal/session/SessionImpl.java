@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One scheduling session as actions see it. The snapshot's state is the {@link SessionState}'s; the
@@ -110,10 +111,16 @@ public final class SessionImpl extends SessionState implements ActionSession {
 
   /** Gives the fit errors kube-scheduler's reasons ({@link FitErrorStore#inKubeSchedulerOrder}). */
   void fitErrorsInKubeSchedulerOrder() {
+    Set<String> wanted = fitErrors.tasksWithUnresolvableErrors();
+    if (wanted.isEmpty()) {
+      return;
+    }
     Map<String, TaskInfo> tasks = new HashMap<>();
     for (JobState job : jobMap().values()) {
       for (TaskState t : job.taskStates()) {
-        tasks.put(t.uid(), t);
+        if (wanted.contains(t.uid())) {
+          tasks.put(t.uid(), t);
+        }
       }
     }
     fitErrors.inKubeSchedulerOrder(tasks, nodeMap(), this::predicate);

@@ -291,7 +291,8 @@ public final class SessionRunner {
       } else {
         priority = 0;
       }
-      jobByUid.putIfAbsent(pg.key(), new JobState(pg, queue, priority));
+      JobState job = new JobState(pg, queue, priority);
+      jobByUid.putIfAbsent(job.uid(), job); // the key made once: a new string is hashed anew
     }
 
     Map<String, List<Pod>> orphanPods = new TreeMap<>();
