@@ -292,7 +292,8 @@ public final class SessionRunner {
         priority = 0;
       }
       JobState job = new JobState(pg, queue, priority);
-      jobByUid.putIfAbsent(job.uid(), job); // the key made once: a new string is hashed anew
+      // PodGroup#key() builds a new string at each call, and each new string is hashed anew.
+      jobByUid.putIfAbsent(job.uid(), job);
     }
 
     Map<String, List<Pod>> orphanPods = new TreeMap<>();
