@@ -224,6 +224,52 @@ public final class MockApi implements AutoCloseable {
     return KubeCluster.connect(schedulerClient(slow), testOptions(identity).build());
   }
 
+  /**
+   * A {@link KubeCluster} whose informers hand nothing to the cache while {@code held} is closed:
+   * what the server changes meanwhile, the cache learns only when it opens, as when a watch falls
+   * behind.
+   */
+  KubeCluster heldCluster(String identity, HeldCallbacks held) {
+    return KubeCluster.connect(schedulerClient(held), testOptions(identity).build());
+  }
+
+  /**
+   * The client's callbacks (watch events, informer handlers), held while held; see {@link
+   * #heldCluster}.
+   */
+  static final class HeldCallbacks implements java.util.concurrent.Executor {
+    private final java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "held-informer-callbacks");
+              t.setDaemon(true);
+              return t;
+            });
+    private final java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
+    private volatile boolean held;
+
+    void hold() {
+      permits.drainPermits();
+      held = true;
+    }
+
+    void release() {
+      held = false;
+      permits.release(Integer.MAX_VALUE / 2);
+    }
+
+    @Override
+    public void execute(Runnable task) {
+      pool.execute(
+          () -> {
+            if (held) {
+              permits.acquireUninterruptibly();
+            }
+            task.run();
+          });
+    }
+  }
+
   // ---- objects -------------------------------------------------------------------------------
 
   public void node(String name, String cpu, String memory) {

@@ -1,5 +1,7 @@
 package dev.caldera.kube.internal;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PartialObjectMetadata;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -40,6 +42,27 @@ public final class ApiRequests {
   }
 
   /**
+   * As {@link #mergePatch}, and reads the answer for the object's {@code metadata.resourceVersion}
+   * (null if it has none), for the rare write whose next one is made on that version.
+   */
+  static String mergePatchForVersion(KubernetesClient client, String path, String patch) {
+    String body = send(client, "PATCH", path, MERGE_PATCH, patch);
+    if (body == null || body.isBlank()) {
+      return null;
+    }
+    try {
+      ObjectMeta meta =
+          client
+              .getKubernetesSerialization()
+              .unmarshal(body, PartialObjectMetadata.class)
+              .getMetadata();
+      return meta == null ? null : meta.getResourceVersion();
+    } catch (RuntimeException notAnObject) {
+      return null;
+    }
+  }
+
+  /**
    * The body of {@code GET path} (e.g. a discovery document such as {@code /apis/bus.volcano.sh}),
    * or null on 404.
    *
@@ -72,11 +95,11 @@ public final class ApiRequests {
   }
 
   /**
-   * Sends one write and reads no more of a successful answer than its status: the scheduler's
-   * writes need nothing back, and parsing the object the server returns cost more CPU than sending
-   * the write (issue 12).
+   * Sends one write and returns the answer's body unparsed: the scheduler's writes need nothing
+   * back, and parsing the object the server returns cost more CPU than sending the write (issue
+   * 12).
    */
-  private static void send(
+  private static String send(
       KubernetesClient client, String method, String path, String contentType, String body) {
     HttpClient http = client.getHttpClient();
     String base = client.getMasterUrl().toString();
@@ -96,7 +119,7 @@ public final class ApiRequests {
       throw new KubernetesClientException(method + " " + path + ": " + cause, cause);
     }
     if (response.isSuccessful()) {
-      return;
+      return response.body();
     }
     throw new KubernetesClientException(
         method + " " + path, response.code(), status(client, response));

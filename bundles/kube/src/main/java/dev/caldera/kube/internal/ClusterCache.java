@@ -53,6 +53,13 @@ public final class ClusterCache {
   private final Map<String, int[]> podGroupCounts = new HashMap<>();
   private final Map<String, Queue> queues = new LinkedHashMap<>();
   private final Set<String> queuesWithoutState = new HashSet<>();
+
+  /**
+   * Queue name → the {@code metadata.resourceVersion} of the last version of it that an informer
+   * showed or a write of Caldera's answered with: a state write is made on that version only.
+   */
+  private final Map<String, String> queueVersions = new HashMap<>();
+
   private final Map<String, PriorityClass> priorityClasses = new LinkedHashMap<>();
   private final Map<String, String> preemptionPolicies = new HashMap<>();
   private final Map<String, PodDisruptionBudget> pdbs = new LinkedHashMap<>();
@@ -289,14 +296,30 @@ public final class ClusterCache {
 
   /**
    * @param stateOnServer whether the server's {@code status.state} is set
+   * @param resourceVersion the version of the queue on the server, or null if not known
    */
-  synchronized void putQueue(Queue q, boolean stateOnServer) {
+  synchronized void putQueue(Queue q, boolean stateOnServer, String resourceVersion) {
     putQueueLocked(q);
     if (stateOnServer) {
       queuesWithoutState.remove(q.name());
     } else {
       queuesWithoutState.add(q.name());
     }
+    queueVersion(q.name(), resourceVersion);
+  }
+
+  /** The queue's version on the server as a write of Caldera's answered it; null if not known. */
+  synchronized void queueVersion(String name, String resourceVersion) {
+    if (resourceVersion == null || resourceVersion.isEmpty()) {
+      queueVersions.remove(name);
+    } else {
+      queueVersions.put(name, resourceVersion);
+    }
+  }
+
+  /** The version of the queue the cache holds, as the server numbered it; null if not known. */
+  synchronized String queueVersion(String name) {
+    return queueVersions.get(name);
   }
 
   /** The writer's own update of a queue (its state is on the server, or being written). */
@@ -319,6 +342,7 @@ public final class ClusterCache {
 
   synchronized void removeQueue(String name) {
     queuesWithoutState.remove(name);
+    queueVersions.remove(name);
     if (queues.remove(name) != null) {
       work();
     }

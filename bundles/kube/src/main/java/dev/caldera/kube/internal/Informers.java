@@ -137,7 +137,11 @@ public final class Informers implements AutoCloseable {
             "queues",
             GenericKubernetesResource.class,
             client.genericKubernetesResources(VolcanoConverter.QUEUES),
-            q -> cache.putQueue(VolcanoConverter.queue(q), VolcanoConverter.hasState(q)),
+            q ->
+                cache.putQueue(
+                    VolcanoConverter.queue(q),
+                    VolcanoConverter.hasState(q),
+                    q.getMetadata().getResourceVersion()),
             q -> cache.removeQueue(q.getMetadata().getName()));
     podGroups =
         inform(
@@ -323,7 +327,10 @@ public final class Informers implements AutoCloseable {
     if (q == null) {
       cache.removeQueue(name);
     } else {
-      cache.putQueue(VolcanoConverter.queue(q), VolcanoConverter.hasState(q));
+      cache.putQueue(
+          VolcanoConverter.queue(q),
+          VolcanoConverter.hasState(q),
+          q.getMetadata().getResourceVersion());
     }
   }
 

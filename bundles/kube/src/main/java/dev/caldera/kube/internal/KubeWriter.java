@@ -466,18 +466,47 @@ public final class KubeWriter {
     Map<String, Object> written = new LinkedHashMap<>();
     q.allocated().keySet().forEach(k -> written.put(k, null)); // a merge patch removes with null
     allocated.forEach((k, v) -> written.put(k, v.toString()));
+    String version = cache.queueVersion(name);
     cache.putQueue(q.withAllocated(allocated));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("allocated", written);
-    if (writeState) {
-      status.put("state", q.state());
-    }
-    String patch = json(Map.of("status", status));
     String path = "/apis/" + VOLCANO_API + "/queues/" + name + "/status";
+    if (!writeState) {
+      String patch = json(Map.of("status", status));
+      statusWrite(
+          "queue:" + name,
+          false,
+          () -> ApiRequests.mergePatch(client, path, patch),
+          () -> informers.resyncQueue(name));
+      return;
+    }
+    status.put("state", q.state());
+    Map<String, Object> body = new LinkedHashMap<>();
+    if (version != null) {
+      // Only on the version the cache holds, which the session decided on: a close written since
+      // (by another writer, or one the informer has not shown yet) must not be overwritten.
+      body.put("metadata", Map.of("resourceVersion", version));
+    }
+    body.put("status", status);
+    String patch = json(body);
     statusWrite(
         "queue:" + name,
-        writeState,
-        () -> ApiRequests.mergePatch(client, path, patch),
+        true,
+        () -> {
+          try {
+            cache.queueVersion(name, ApiRequests.mergePatchForVersion(client, path, patch));
+          } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+              throw e;
+            }
+            // The queue changed on the server after the version this session saw; the informer
+            // brings the change, and the next session decides on it. The cache keeps what it
+            // has now (a command's state, which a resync from the informer's store could undo).
+            LOG.log(
+                Level.DEBUG,
+                () -> "queue " + name + " changed on the server; its state is decided again");
+          }
+        },
         () -> informers.resyncQueue(name));
   }
 

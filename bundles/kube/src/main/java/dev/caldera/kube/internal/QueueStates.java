@@ -151,27 +151,33 @@ public final class QueueStates {
     String path = "/apis/" + VolcanoConverter.GROUP + "/" + VolcanoConverter.VERSION + "/queues/";
     Map<String, String> annotations = new HashMap<>(q.metadata().annotations());
     boolean draining = "true".equals(annotations.get(QueueLifecycle.DRAIN_ANNOTATION));
+    // The version each write answers with: a session's next state write is made on it.
+    String version = cache.queueVersion(name);
     try {
       // The drain mark first: once the state says Closing, the next session knows to evict.
       if (Boolean.TRUE.equals(change.drain()) && !draining) {
-        ApiRequests.mergePatch(
-            client, path + name, annotationPatch(QueueLifecycle.DRAIN_ANNOTATION, "\"true\""));
+        version =
+            ApiRequests.mergePatchForVersion(
+                client, path + name, annotationPatch(QueueLifecycle.DRAIN_ANNOTATION, "\"true\""));
         annotations.put(QueueLifecycle.DRAIN_ANNOTATION, "true");
       } else if (Boolean.FALSE.equals(change.drain())
           && annotations.containsKey(QueueLifecycle.DRAIN_ANNOTATION)) {
-        ApiRequests.mergePatch(
-            client, path + name, annotationPatch(QueueLifecycle.DRAIN_ANNOTATION, "null"));
+        version =
+            ApiRequests.mergePatchForVersion(
+                client, path + name, annotationPatch(QueueLifecycle.DRAIN_ANNOTATION, "null"));
         annotations.remove(QueueLifecycle.DRAIN_ANNOTATION);
       }
       if (!state.equals(q.state()) || cache.queueStateMissing(name)) {
-        ApiRequests.mergePatch(
-            client, path + name + "/status", "{\"status\":{\"state\":\"" + state + "\"}}");
+        version =
+            ApiRequests.mergePatchForVersion(
+                client, path + name + "/status", "{\"status\":{\"state\":\"" + state + "\"}}");
       }
     } catch (RuntimeException e) {
       informers.resyncQueue(name);
       return ApiErrors.describe(e);
     }
     cache.putQueue(q.withAnnotations(annotations).withState(state));
+    cache.queueVersion(name, version);
     return null;
   }
 

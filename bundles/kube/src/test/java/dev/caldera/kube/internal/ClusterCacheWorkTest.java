@@ -142,10 +142,10 @@ class ClusterCacheWorkTest {
   @Test
   void aQueuesAllocated_isNotWork_itsStateIs() {
     Queue open = queue("Open", Map.of());
-    assertThat(wakesBy(() -> cache.putQueue(open, true))).isEqualTo(1);
+    assertThat(wakesBy(() -> cache.putQueue(open, true, "1"))).isEqualTo(1);
     assertThat(wakesBy(() -> cache.putQueue(queue("Open", Map.of("cpu", Quantity.parse("2"))))))
         .isZero();
-    assertThat(wakesBy(() -> cache.putQueue(queue("Closed", Map.of()), true))).isEqualTo(1);
+    assertThat(wakesBy(() -> cache.putQueue(queue("Closed", Map.of()), true, "3"))).isEqualTo(1);
   }
 
   @Test
