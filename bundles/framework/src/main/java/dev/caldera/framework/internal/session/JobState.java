@@ -58,8 +58,12 @@ final class JobState implements JobInfo {
     count(task, 1);
   }
 
+  private static final Comparator<TaskState> BY_UID = (a, b) -> a.uid().compareTo(b.uid());
+
   void sortTasks() {
-    tasks.sort(Comparator.comparing(TaskState::uid));
+    if (tasks.size() > 1) {
+      tasks.sort(BY_UID);
+    }
   }
 
   /** Moves a task to a new status, keeping counts and the allocated total right. */

@@ -70,7 +70,7 @@ final class NodeState implements NodeInfo {
 
   /** Adds a task with its current status; the task's node must be this one. */
   void addTask(TaskState task) {
-    if (tasks.containsKey(task.key())) {
+    if (tasks.putIfAbsent(task.key(), task) != null) {
       return;
     }
     Resource req = task.request();
@@ -86,7 +86,6 @@ final class NodeState implements NodeInfo {
         used.add(req);
       }
     }
-    tasks.put(task.key(), task);
     taskViewStale = true;
     changes.changed(index);
     count(task);
@@ -158,7 +157,8 @@ final class NodeState implements NodeInfo {
   }
 
   private void count(TaskState task) {
-    if (evicted.contains(task.key())) {
+    // Most nodes have no evicted task: no need to hash the key (a session counts every pod).
+    if (!evicted.isEmpty() && evicted.contains(task.key())) {
       return;
     }
     if (PodPlacement.hasPodAffinityTerms(task.pod())) {

@@ -22,8 +22,10 @@ import java.util.Map;
 public final class PodDigests {
 
   /**
-   * What a session reads from one pod; {@code request} is shared, so a task takes a copy. The key
-   * is kept too: made anew it would be hashed anew in every map of every session.
+   * What a session reads from one pod; {@code request} is shared by the pod's tasks of every
+   * session, which only read it. The key is kept too: made anew it would be hashed anew in every
+   * map of every session. {@code boundsProblem}: why the pod cannot be scheduled with ({@link
+   * ResourceBounds#problem(Pod)}), or null.
    */
   record Digest(PodFacts facts, Resource request, int podIndex, String boundsProblem, String key) {}
 
@@ -66,11 +68,6 @@ public final class PodDigests {
         current.put(pod, d);
       }
       return d;
-    }
-
-    /** Why {@code pod} cannot be scheduled with ({@link ResourceBounds#problem(Pod)}), or null. */
-    String boundsProblem(Pod pod) {
-      return of(pod).boundsProblem();
     }
 
     void publish() {

@@ -51,6 +51,9 @@ final class ResourceBounds {
 
   /** Why {@code node} is refused, or null. */
   public static String problem(Node node) {
+    if (within(node.allocatable()) && within(node.capacity())) {
+      return null; // every node of every session: the common answer costs no allocation
+    }
     List<String> out = new ArrayList<>();
     check(out, "status.allocatable", node.allocatable());
     check(out, "status.capacity", node.capacity());
@@ -59,6 +62,9 @@ final class ResourceBounds {
 
   /** Why {@code group} is refused, or null. */
   public static String problem(PodGroup group) {
+    if (within(group.minResources())) {
+      return null;
+    }
     List<String> out = new ArrayList<>();
     check(out, "spec.minResources", group.minResources());
     return first(out);
@@ -66,6 +72,9 @@ final class ResourceBounds {
 
   /** Why {@code queue} is refused, or null. */
   public static String problem(Queue queue) {
+    if (within(queue.capability()) && within(queue.deserved()) && within(queue.guarantee())) {
+      return null;
+    }
     List<String> out = new ArrayList<>();
     check(out, "spec.capability", queue.capability());
     check(out, "spec.deserved", queue.deserved());

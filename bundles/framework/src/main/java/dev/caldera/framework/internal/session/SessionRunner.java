@@ -178,15 +178,16 @@ public final class SessionRunner {
   /**
    * {@code snapshot} without the objects whose quantities no session can compute with ({@link
    * ResourceBounds}) and the storage objects no session may use ({@link StorageChecks}); each
-   * refused object gets a warning event naming the field.
+   * refused object gets a warning event naming the field. {@code podDigests} are the digests of the
+   * snapshot's pods, in order; those of the pods kept are left in it.
    */
   private static ClusterSnapshot withinBounds(
       ClusterSnapshot snapshot,
-      Function<Pod, String> podProblem,
+      List<PodDigests.Digest> podDigests,
       List<SessionResult.Event> events) {
     Storage storage = StorageChecks.usable(snapshot.info().storage(), events);
     List<Node> nodes = keep(snapshot.nodes(), ResourceBounds::problem, "Node", Node::name, events);
-    List<Pod> pods = keep(snapshot.pods(), podProblem, "Pod", Pod::key, events);
+    List<Pod> pods = keepPods(snapshot.pods(), podDigests, events);
     List<PodGroup> groups =
         keep(snapshot.podGroups(), ResourceBounds::problem, "PodGroup", PodGroup::key, events);
     List<Queue> queues =
@@ -199,6 +200,37 @@ public final class SessionRunner {
             ? snapshot.info()
             : snapshot.info().withStorage(storage);
     return new ClusterSnapshot(nodes, pods, groups, queues, info, snapshot.now());
+  }
+
+  /** As {@link #keep} for pods, whose problems their digests hold; drops the refused' digests. */
+  private static List<Pod> keepPods(
+      List<Pod> pods, List<PodDigests.Digest> digests, List<SessionResult.Event> events) {
+    List<Pod> kept = null;
+    int keptDigests = 0;
+    for (int i = 0; i < pods.size(); i++) {
+      PodDigests.Digest d = digests.get(i);
+      String why = d.boundsProblem();
+      if (why == null) {
+        if (kept != null) {
+          kept.add(pods.get(i));
+          digests.set(keptDigests, d);
+        }
+        keptDigests++;
+        continue;
+      }
+      if (kept == null) {
+        kept = new ArrayList<>(pods.subList(0, i));
+      }
+      events.add(
+          new SessionResult.Event(
+              "Pod",
+              d.key(),
+              "Warning",
+              RESOURCE_OUT_OF_RANGE,
+              "Pod " + d.key() + " is not scheduled: " + why));
+    }
+    digests.subList(keptDigests, digests.size()).clear();
+    return kept == null ? pods : kept;
   }
 
   private static <T> List<T> keep(
@@ -237,14 +269,19 @@ public final class SessionRunner {
    */
   private SessionImpl openWithinBounds(
       ClusterSnapshot snapshot, List<SessionResult.Event> refused) {
-    PodDigests.Generation pods = digests.next(snapshot.pods().size());
-    SessionImpl session = open(withinBounds(snapshot, pods::boundsProblem, refused), pods);
-    pods.publish();
-    return session;
+    List<Pod> pods = snapshot.pods();
+    PodDigests.Generation generation = digests.next(pods.size());
+    List<PodDigests.Digest> podDigests = new ArrayList<>(pods.size());
+    for (int i = 0; i < pods.size(); i++) {
+      podDigests.add(generation.of(pods.get(i)));
+    }
+    generation.publish();
+    return open(withinBounds(snapshot, podDigests, refused), podDigests);
   }
 
   /** Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7). */
-  private SessionImpl open(ClusterSnapshot snapshot, PodDigests.Generation digests) {
+  /** {@code podDigests}: the digests of the snapshot's pods, in order. */
+  private SessionImpl open(ClusterSnapshot snapshot, List<PodDigests.Digest> podDigests) {
     Map<String, Integer> priorityClasses = new HashMap<>();
     Integer globalDefault = null;
     for (PriorityClass pc : snapshot.info().priorityClasses()) {
@@ -300,8 +337,10 @@ public final class SessionRunner {
     Map<String, List<Pod>> podsWithoutGroup = new TreeMap<>();
     Set<String> orphanKeys = new HashSet<>();
     orphans.forEach(pg -> orphanKeys.add(pg.key()));
-    for (Pod pod : snapshot.pods()) {
-      TaskState task = new TaskState(pod, digests.of(pod));
+    List<Pod> pods = snapshot.pods();
+    for (int i = 0; i < pods.size(); i++) {
+      Pod pod = pods.get(i);
+      TaskState task = new TaskState(pod, podDigests.get(i));
       JobState job = jobByUid.get(task.jobId());
       if (job != null) {
         job.addTask(task);

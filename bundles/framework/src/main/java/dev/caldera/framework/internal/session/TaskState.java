@@ -53,7 +53,7 @@ final class TaskState implements TaskInfo {
     this.key = digest.key();
     PodFacts facts = digest.facts();
     this.jobId = facts.jobId();
-    this.resreq = digest.request().copy();
+    this.resreq = digest.request(); // shared with the digest: never changed, only read
     this.bestEffort = resreq.isEmpty();
     this.priority = facts.priority();
     this.preemptable = facts.preemptable();
@@ -156,7 +156,10 @@ final class TaskState implements TaskInfo {
     return state;
   }
 
-  /** The request itself, for the session's own arithmetic (views hand out its read-only face). */
+  /**
+   * The request itself, for the session's own arithmetic, which must not change it: it is the
+   * digest's, shared with the pod's tasks of other sessions (views hand out its read-only face).
+   */
   Resource request() {
     return resreq;
   }

@@ -1,10 +1,11 @@
 package dev.caldera.framework.internal.session;
 
+import static dev.caldera.testkit.NodeBuilder.node;
 import static dev.caldera.testkit.PodBuilder.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
-import dev.caldera.support.resource.Resource;
 import org.junit.jupiter.api.Test;
 
 /** A pod read by one session is not read again by the next while it is the same object. */
@@ -74,15 +75,23 @@ class PodDigestsTest {
   }
 
   @Test
-  void eachTaskGetsItsOwnRequest() {
+  void tasksShareTheDigestsRequest_andANodesAccountingNeverChangesIt() {
     PodDigests digests = new PodDigests();
     Pod p = member("ns/gang-1-0");
     PodDigests.Digest d = digests.next(1).of(p);
     TaskState one = new TaskState(p, d);
-    one.request().add(Resource.of(1000, 0));
-
     TaskState two = new TaskState(p, d);
-    assertThat(two.resreq().milliCpu()).isEqualTo(2000);
+    assertThat(one.request()).isSameAs(two.request()).isSameAs(d.request());
+
+    NodeState node =
+        new NodeState(node("n1").allocatable("cpu", "4").build(), 0, new NodeChangeLog());
+    node.addTask(one);
+    node.updateTask(one, one.status(), TaskStatus.RELEASING);
+    node.evicted(one);
+    node.removeTask(one);
+
+    assertThat(node.idle().milliCpu()).isEqualTo(4000);
     assertThat(d.request().milliCpu()).isEqualTo(2000);
+    assertThat(two.resreq().milliCpu()).isEqualTo(2000);
   }
 }
