@@ -7,6 +7,7 @@ import dev.caldera.api.model.Queue;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.loop.QueueLifecycle;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
@@ -125,6 +126,34 @@ class QueueStateWriteRaceTest {
       await(
           "the server's state reaches the cache",
           () -> "Closed".equals(cachedState(cluster, "research")));
+    }
+  }
+
+  @Test
+  void aSessionsCloseOfAQueueAnOperatorReopenedSince_isNotWritten() throws Exception {
+    api.kubectl
+        .genericKubernetesResources(MockApi.QUEUES)
+        .resource(
+            new GenericKubernetesResourceBuilder()
+                .withApiVersion("scheduling.volcano.sh/v1beta1")
+                .withKind("Queue")
+                .withNewMetadata()
+                .withName("research")
+                .endMetadata()
+                .addToAdditionalProperties("spec", Map.of("weight", 1))
+                .addToAdditionalProperties("status", Map.of("state", "Closing"))
+                .build())
+        .create();
+    try (KubeCluster cluster = api.cluster("a")) {
+      assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
+      // A session saw the queue Closing with nothing running and moves it to Closed; before its
+      // result is written, the operator opens the queue again.
+      QueueLifecycle.Outcome open = cluster.queueCommand("research", QueueLifecycle.Command.OPEN);
+      assertThat(open.result()).isEqualTo(QueueLifecycle.Result.DONE);
+
+      cluster.apply(movedTo("research", "Closed"));
+      assertThat(cluster.awaitWritesIdle(Duration.ofSeconds(10))).isTrue();
+      assertThat(state("research")).as("the operator's open stands").isEqualTo("Open");
     }
   }
 

@@ -305,27 +305,54 @@ public final class ClusterCache {
     } else {
       queuesWithoutState.add(q.name());
     }
-    queueVersion(q.name(), resourceVersion);
-  }
-
-  /** The queue's version on the server as a write of Caldera's answered it; null if not known. */
-  synchronized void queueVersion(String name, String resourceVersion) {
     if (resourceVersion == null || resourceVersion.isEmpty()) {
-      queueVersions.remove(name);
+      queueVersions.remove(q.name());
     } else {
-      queueVersions.put(name, resourceVersion);
+      queueVersions.put(q.name(), resourceVersion);
     }
   }
 
-  /** The version of the queue the cache holds, as the server numbered it; null if not known. */
-  synchronized String queueVersion(String name) {
-    return queueVersions.get(name);
+  /**
+   * The queue's version on the server as a write of Caldera's answered it; null (the answer had
+   * none) leaves the version as it is, which is then older than the server's: a state write made on
+   * it is refused, never wrongly accepted.
+   */
+  synchronized void queueWritten(String name, String resourceVersion) {
+    if (resourceVersion != null && !resourceVersion.isEmpty() && queues.containsKey(name)) {
+      queueVersions.put(name, resourceVersion);
+    }
   }
 
   /** The writer's own update of a queue (its state is on the server, or being written). */
   synchronized void putQueue(Queue q) {
     putQueueLocked(q);
     queuesWithoutState.remove(q.name());
+  }
+
+  /**
+   * A command's update of a queue, with the version its last write answered with (null: it wrote
+   * nothing, or the answer had none; the version is then left as it is), in one step: a state write
+   * never reads the new state with the old version or the reverse.
+   */
+  synchronized void putQueueWritten(Queue q, String resourceVersion) {
+    putQueue(q);
+    queueWritten(q.name(), resourceVersion);
+  }
+
+  /**
+   * A queue as a status write needs it, read in one step.
+   *
+   * @param stateMissing whether nobody has written its {@code status.state} yet
+   * @param resourceVersion the version on the server that {@code queue} is, or null if not known
+   */
+  record QueueForWrite(Queue queue, boolean stateMissing, String resourceVersion) {}
+
+  /** The queue {@code name} as a status write needs it; null if the cache has no such queue. */
+  synchronized QueueForWrite queueForWrite(String name) {
+    Queue q = queues.get(name);
+    return q == null
+        ? null
+        : new QueueForWrite(q, queuesWithoutState.contains(name), queueVersions.get(name));
   }
 
   private void putQueueLocked(Queue q) {

@@ -442,22 +442,27 @@ public final class KubeWriter {
     ApiRequests.mergePatch(client, path, patch);
   }
 
+  private static final String QUEUE_CLOSING = "Closing";
+
   /**
    * @param newState the state the session moved the queue to, or null
    * @param keepStates whether Caldera keeps queue states here (no Volcano queue controller)
    */
   private void queueStatus(
       String name, Map<String, Quantity> allocated, String newState, boolean keepStates) {
-    Queue q = cache.queue(name);
-    if (q == null) {
+    ClusterCache.QueueForWrite cached = cache.queueForWrite(name);
+    if (cached == null) {
       return; // the implicit default queue: nothing on the server
     }
+    Queue q = cached.queue();
     // Volcano's queue controller writes status.state; where it does not run, Caldera keeps it as
     // that controller would (Open where unset, Closing → Closed), so `kubectl get queue` shows it.
-    boolean writeState =
-        keepStates
-            && (cache.queueStateMissing(name) || (newState != null && !newState.equals(q.state())));
-    if (writeState && newState != null) {
+    // A session moves a queue only out of Closing: if the cache says otherwise now, an operator
+    // has changed the queue since the session's snapshot, and the move no longer applies.
+    boolean moved =
+        newState != null && !newState.equals(q.state()) && QUEUE_CLOSING.equals(q.state());
+    boolean writeState = keepStates && (cached.stateMissing() || moved);
+    if (writeState && moved) {
       q = q.withState(newState);
     }
     if (q.allocated().equals(allocated) && !writeState) {
@@ -466,7 +471,7 @@ public final class KubeWriter {
     Map<String, Object> written = new LinkedHashMap<>();
     q.allocated().keySet().forEach(k -> written.put(k, null)); // a merge patch removes with null
     allocated.forEach((k, v) -> written.put(k, v.toString()));
-    String version = cache.queueVersion(name);
+    String version = cached.resourceVersion();
     cache.putQueue(q.withAllocated(allocated));
     Map<String, Object> status = new LinkedHashMap<>();
     status.put("allocated", written);
@@ -494,7 +499,7 @@ public final class KubeWriter {
         true,
         () -> {
           try {
-            cache.queueVersion(name, ApiRequests.mergePatchForVersion(client, path, patch));
+            cache.queueWritten(name, ApiRequests.mergePatchForVersion(client, path, patch));
           } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
               throw e;

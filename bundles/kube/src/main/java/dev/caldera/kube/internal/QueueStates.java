@@ -151,8 +151,8 @@ public final class QueueStates {
     String path = "/apis/" + VolcanoConverter.GROUP + "/" + VolcanoConverter.VERSION + "/queues/";
     Map<String, String> annotations = new HashMap<>(q.metadata().annotations());
     boolean draining = "true".equals(annotations.get(QueueLifecycle.DRAIN_ANNOTATION));
-    // The version each write answers with: a session's next state write is made on it.
-    String version = cache.queueVersion(name);
+    // The version the last write answered with: a session's next state write is made on it.
+    String version = null;
     try {
       // The drain mark first: once the state says Closing, the next session knows to evict.
       if (Boolean.TRUE.equals(change.drain()) && !draining) {
@@ -176,8 +176,7 @@ public final class QueueStates {
       informers.resyncQueue(name);
       return ApiErrors.describe(e);
     }
-    cache.putQueue(q.withAnnotations(annotations).withState(state));
-    cache.queueVersion(name, version);
+    cache.putQueueWritten(q.withAnnotations(annotations).withState(state), version);
     return null;
   }
 
