@@ -504,9 +504,10 @@ public final class KubeWriter {
             if (e.getCode() != 409) {
               throw e;
             }
-            // The queue changed on the server after the version this session saw; the informer
-            // brings the change, and the next session decides on it. The cache keeps what it
-            // has now (a command's state, which a resync from the informer's store could undo).
+            // The queue changed on the server after the version this write was made on; the
+            // informer brings the change, and the next session decides on it. The cache keeps
+            // what it has now (a command's state, which a resync from the informer's store, not
+            // yet caught up, could undo).
             LOG.log(
                 Level.DEBUG,
                 () -> "queue " + name + " changed on the server; its state is decided again");
