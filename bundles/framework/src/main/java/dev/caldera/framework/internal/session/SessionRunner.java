@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /** Opens, runs and closes one session. */
 public final class SessionRunner {
@@ -179,7 +180,7 @@ public final class SessionRunner {
    * {@code snapshot} without the objects whose quantities no session can compute with ({@link
    * ResourceBounds}) and the storage objects no session may use ({@link StorageChecks}); each
    * refused object gets a warning event naming the field. {@code podDigests} are the digests of the
-   * snapshot's pods, in order; those of the pods kept are left in it.
+   * snapshot's pods, in order; those of the refused pods are taken out of it.
    */
   private static ClusterSnapshot withinBounds(
       ClusterSnapshot snapshot,
@@ -187,7 +188,11 @@ public final class SessionRunner {
       List<SessionResult.Event> events) {
     Storage storage = StorageChecks.usable(snapshot.info().storage(), events);
     List<Node> nodes = keep(snapshot.nodes(), ResourceBounds::problem, "Node", Node::name, events);
-    List<Pod> pods = keepPods(snapshot.pods(), podDigests, events);
+    List<Pod> pods =
+        keepAt(snapshot.pods(), i -> podDigests.get(i).boundsProblem(), "Pod", Pod::key, events);
+    if (pods != snapshot.pods()) {
+      podDigests.removeIf(d -> d.boundsProblem() != null);
+    }
     List<PodGroup> groups =
         keep(snapshot.podGroups(), ResourceBounds::problem, "PodGroup", PodGroup::key, events);
     List<Queue> queues =
@@ -202,47 +207,26 @@ public final class SessionRunner {
     return new ClusterSnapshot(nodes, pods, groups, queues, info, snapshot.now());
   }
 
-  /** As {@link #keep} for pods, whose problems their digests hold; drops the refused' digests. */
-  private static List<Pod> keepPods(
-      List<Pod> pods, List<PodDigests.Digest> digests, List<SessionResult.Event> events) {
-    List<Pod> kept = null;
-    int keptDigests = 0;
-    for (int i = 0; i < pods.size(); i++) {
-      PodDigests.Digest d = digests.get(i);
-      String why = d.boundsProblem();
-      if (why == null) {
-        if (kept != null) {
-          kept.add(pods.get(i));
-          digests.set(keptDigests, d);
-        }
-        keptDigests++;
-        continue;
-      }
-      if (kept == null) {
-        kept = new ArrayList<>(pods.subList(0, i));
-      }
-      events.add(
-          new SessionResult.Event(
-              "Pod",
-              d.key(),
-              "Warning",
-              RESOURCE_OUT_OF_RANGE,
-              "Pod " + d.key() + " is not scheduled: " + why));
-    }
-    digests.subList(keptDigests, digests.size()).clear();
-    return kept == null ? pods : kept;
-  }
-
   private static <T> List<T> keep(
       List<T> objects,
       Function<T, String> problem,
       String kind,
       Function<T, String> key,
       List<SessionResult.Event> events) {
+    return keepAt(objects, i -> problem.apply(objects.get(i)), kind, key, events);
+  }
+
+  /** As {@link #keep}, with the problem of the object at each position. */
+  private static <T> List<T> keepAt(
+      List<T> objects,
+      IntFunction<String> problemAt,
+      String kind,
+      Function<T, String> key,
+      List<SessionResult.Event> events) {
     List<T> kept = null;
     for (int i = 0; i < objects.size(); i++) {
       T o = objects.get(i);
-      String why = problem.apply(o);
+      String why = problemAt.apply(i);
       if (why == null) {
         if (kept != null) {
           kept.add(o);
@@ -279,8 +263,10 @@ public final class SessionRunner {
     return open(withinBounds(snapshot, podDigests, refused), podDigests);
   }
 
-  /** Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7). */
-  /** {@code podDigests}: the digests of the snapshot's pods, in order. */
+  /**
+   * Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7); {@code
+   * podDigests} are the digests of the snapshot's pods, in order.
+   */
   private SessionImpl open(ClusterSnapshot snapshot, List<PodDigests.Digest> podDigests) {
     Map<String, Integer> priorityClasses = new HashMap<>();
     Integer globalDefault = null;
