@@ -203,13 +203,7 @@ public final class MockApi implements AutoCloseable {
    * loaded machine where the cache falls behind what the informers have listed.
    */
   KubeCluster laggingCluster(String identity, Duration lag) {
-    java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "lagging-informer-callbacks");
-              t.setDaemon(true);
-              return t;
-            });
+    java.util.concurrent.ExecutorService pool = callbackPool("lagging-informer-callbacks");
     java.util.concurrent.Executor slow =
         task ->
             pool.execute(
@@ -222,6 +216,16 @@ public final class MockApi implements AutoCloseable {
                   task.run();
                 });
     return KubeCluster.connect(schedulerClient(slow), testOptions(identity).build());
+  }
+
+  /** Daemon threads, made as needed, for a client's callbacks. */
+  private static java.util.concurrent.ExecutorService callbackPool(String threadName) {
+    return java.util.concurrent.Executors.newCachedThreadPool(
+        r -> {
+          Thread t = new Thread(r, threadName);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /**
@@ -239,12 +243,7 @@ public final class MockApi implements AutoCloseable {
    */
   static final class HeldCallbacks implements java.util.concurrent.Executor {
     private final java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newCachedThreadPool(
-            r -> {
-              Thread t = new Thread(r, "held-informer-callbacks");
-              t.setDaemon(true);
-              return t;
-            });
+        callbackPool("held-informer-callbacks");
     private final java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(0);
     private volatile boolean held;
 
@@ -280,19 +279,28 @@ public final class MockApi implements AutoCloseable {
     queue(name, Map.of("weight", weight, "reclaimable", true));
   }
 
+  /** A queue whose {@code status.state} is already written (by Volcano's controller, say). */
+  void queueWithState(String name, String state) {
+    queue(name, Map.of("weight", 1), Map.of("state", state));
+  }
+
   void queue(String name, Map<String, Object> spec) {
-    kubectl
-        .genericKubernetesResources(QUEUES)
-        .resource(
-            new GenericKubernetesResourceBuilder()
-                .withApiVersion("scheduling.volcano.sh/v1beta1")
-                .withKind("Queue")
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .addToAdditionalProperties("spec", spec)
-                .build())
-        .create();
+    queue(name, spec, null);
+  }
+
+  private void queue(String name, Map<String, Object> spec, Map<String, Object> status) {
+    GenericKubernetesResourceBuilder queue =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion("scheduling.volcano.sh/v1beta1")
+            .withKind("Queue")
+            .withNewMetadata()
+            .withName(name)
+            .endMetadata()
+            .addToAdditionalProperties("spec", spec);
+    if (status != null) {
+      queue.addToAdditionalProperties("status", status);
+    }
+    kubectl.genericKubernetesResources(QUEUES).resource(queue.build()).create();
   }
 
   void podGroup(String namespace, String name, String queue, int minMember) {

@@ -8,7 +8,6 @@ import dev.caldera.framework.ServiceLoaderPluginRegistry;
 import dev.caldera.framework.conf.SchedulerConf;
 import dev.caldera.framework.loop.QueueLifecycle;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -46,22 +45,6 @@ class QueueLifecycleBesideVolcanoTest {
         .always();
   }
 
-  private void queueWithState(String name, String state) {
-    api.kubectl
-        .genericKubernetesResources(MockApi.QUEUES)
-        .resource(
-            new GenericKubernetesResourceBuilder()
-                .withApiVersion("scheduling.volcano.sh/v1beta1")
-                .withKind("Queue")
-                .withNewMetadata()
-                .withName(name)
-                .endMetadata()
-                .addToAdditionalProperties("spec", Map.of("weight", 1))
-                .addToAdditionalProperties("status", Map.of("state", state))
-                .build())
-        .create();
-  }
-
   @SuppressWarnings("unchecked")
   private static Map<String, Object> status(GenericKubernetesResource r) {
     Object s = r.getAdditionalProperties().get("status");
@@ -73,7 +56,7 @@ class QueueLifecycleBesideVolcanoTest {
       throws Exception {
     volcanoInstalled();
     api.node("n1", "4", "8Gi");
-    queueWithState("research", "Closing");
+    api.queueWithState("research", "Closing");
     api.queue("fresh", 1); // no state yet: Volcano's controller writes it, not Caldera
     api.podGroup("ns1", "late", "research", 1);
     api.pod("ns1", "late-0").requests("1", "1Gi").group("late").create();

@@ -7,7 +7,6 @@ import dev.caldera.api.model.Queue;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.framework.loop.QueueLifecycle;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
@@ -131,19 +130,7 @@ class QueueStateWriteRaceTest {
 
   @Test
   void aSessionsCloseOfAQueueAnOperatorReopenedSince_isNotWritten() throws Exception {
-    api.kubectl
-        .genericKubernetesResources(MockApi.QUEUES)
-        .resource(
-            new GenericKubernetesResourceBuilder()
-                .withApiVersion("scheduling.volcano.sh/v1beta1")
-                .withKind("Queue")
-                .withNewMetadata()
-                .withName("research")
-                .endMetadata()
-                .addToAdditionalProperties("spec", Map.of("weight", 1))
-                .addToAdditionalProperties("status", Map.of("state", "Closing"))
-                .build())
-        .create();
+    api.queueWithState("research", "Closing");
     try (KubeCluster cluster = api.cluster("a")) {
       assertThat(cluster.awaitSync(Duration.ofSeconds(10))).isTrue();
       // A session saw the queue Closing with nothing running and moves it to Closed; before its
