@@ -11,6 +11,7 @@ import dev.caldera.framework.SourceStatus;
 import dev.caldera.framework.conf.ConfException;
 import dev.caldera.framework.conf.PluginOption;
 import dev.caldera.framework.conf.SchedulerConf;
+import dev.caldera.framework.internal.session.CarriedStates;
 import dev.caldera.framework.internal.session.EvictionMemory;
 import dev.caldera.framework.internal.session.PodDigests;
 import dev.caldera.framework.internal.session.SessionRunner;
@@ -118,6 +119,7 @@ public final class SchedulingLoop {
   private final Clock clock;
   private final RegistryWatch registryWatch = new RegistryWatch();
   private final PodDigests podDigests = new PodDigests();
+  private final CarriedStates carriedStates = new CarriedStates();
   private final EvictionMemory evictionMemory = new EvictionMemory();
   private final Runnable onFinished;
   private volatile BooleanSupplier shuttingDown = () -> false;
@@ -304,7 +306,9 @@ public final class SchedulingLoop {
       }
       SessionResult result;
       try {
-        result = new SessionRunner(plugins, conf, podDigests, evictionMemory).run(snapshot);
+        result =
+            new SessionRunner(plugins, conf, podDigests, evictionMemory, carriedStates)
+                .run(snapshot);
       } catch (ConfException e) {
         state.hold(withChecking(e.problems()), List.of());
         return false;

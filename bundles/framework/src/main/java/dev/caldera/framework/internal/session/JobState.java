@@ -39,6 +39,17 @@ final class JobState implements JobInfo {
   private int pendingBestEffort;
   PodGroupPhase phase;
 
+  /** The phase the pod group has: what {@link #phase} is when the job opens. */
+  private final PodGroupPhase openPhase;
+
+  /**
+   * The tasks in the order the session added them, before they were sorted; set by {@link #opened}.
+   */
+  private TaskState[] addedOrder;
+
+  /** Whether a task of the job changed status in this session ({@link CarriedStates}). */
+  private boolean touched;
+
   JobState(PodGroup podGroup, String queue, int priority) {
     this.podGroup = podGroup;
     this.uid = podGroup.key();
@@ -50,6 +61,7 @@ final class JobState implements JobInfo {
         podGroup.minResources() == null ? null : Resource.fromList(podGroup.minResources());
     this.taskMinAvailableTotal = facts.taskMinAvailableTotal();
     this.phase = facts.phase();
+    this.openPhase = phase;
   }
 
   void addTask(TaskState task) {
@@ -60,16 +72,36 @@ final class JobState implements JobInfo {
 
   private static final Comparator<TaskState> BY_UID = (a, b) -> a.uid().compareTo(b.uid());
 
-  void sortTasks() {
+  /** Ends the job's open: its tasks sorted by uid, the order they were added in kept. */
+  void opened() {
+    addedOrder = tasks.toArray(new TaskState[0]);
     if (tasks.size() > 1) {
       tasks.sort(BY_UID);
     }
   }
 
+  /** The tasks in the order they were added at open. */
+  TaskState[] addedOrder() {
+    return addedOrder;
+  }
+
+  boolean touched() {
+    return touched;
+  }
+
+  /**
+   * Opens the job, untouched in the last session, for the next one: only the phase, which the last
+   * one's close may have set, goes back to the pod group's.
+   */
+  void reopen() {
+    phase = openPhase;
+  }
+
   /** Moves a task to a new status, keeping counts and the allocated total right. */
   void setStatus(TaskState task, TaskStatus status) {
     count(task, -1);
-    task.status = status;
+    task.setStatus(status);
+    touched = true;
     count(task, 1);
   }
 

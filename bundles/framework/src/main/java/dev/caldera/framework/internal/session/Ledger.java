@@ -113,7 +113,7 @@ final class Ledger {
     if (job != null) {
       job.setStatus(t, status);
     } else {
-      t.status = status;
+      t.setStatus(status);
     }
     if (node != null) {
       node.updateTask(t, old, status);
@@ -135,8 +135,8 @@ final class Ledger {
       return Status.error("task " + t.key() + ": job or node not in session");
     }
     job.setStatus(t, status);
-    t.nodeName = node.name();
-    t.evictionOccurred = evictionOccurred;
+    t.setNodeName(node.name());
+    t.setEvictionOccurred(evictionOccurred);
     node.addTask(t);
     for (EventHandler h : eventHandlers) {
       Status s = h.allocated(t);
@@ -158,9 +158,9 @@ final class Ledger {
     if (job != null) {
       job.setStatus(t, TaskStatus.PENDING);
     } else {
-      t.status = TaskStatus.PENDING;
+      t.setStatus(TaskStatus.PENDING);
     }
-    t.nodeName = "";
+    t.setNodeName("");
     for (EventHandler h : eventHandlers) {
       h.deallocated(t);
     }

@@ -25,8 +25,8 @@ import java.util.Set;
 final class NodeState implements NodeInfo {
 
   private final Node node;
-  private final int index;
-  private final NodeChangeLog changes;
+  private int index;
+  private NodeChangeLog changes;
   private final Resource allocatable;
   private final Resource capacity;
   private final Resource idle;
@@ -49,6 +49,9 @@ final class NodeState implements NodeInfo {
 
   /** Told of each change to the counted pods once the session has opened; null before. */
   private TopologyKeeper topology;
+
+  /** Whether the session changed the node's tasks after it opened ({@link CarriedStates}). */
+  private boolean touched;
 
   NodeState(Node node, int index, NodeChangeLog changes) {
     this.node = node;
@@ -87,6 +90,7 @@ final class NodeState implements NodeInfo {
       }
     }
     taskViewStale = true;
+    touched = true;
     changes.changed(index);
     count(task);
   }
@@ -113,6 +117,7 @@ final class NodeState implements NodeInfo {
       }
     }
     taskViewStale = true;
+    touched = true;
     changes.changed(index);
   }
 
@@ -124,9 +129,9 @@ final class NodeState implements NodeInfo {
     boolean wasEvicted = evicted.contains(task.key());
     TopologyKeeper keeper = topology;
     topology = null;
-    task.status = oldStatus;
+    task.setStatus(oldStatus);
     removeTask(task);
-    task.status = newStatus;
+    task.setStatus(newStatus);
     addTask(task);
     if (wasEvicted) {
       evicted.add(task.key());
@@ -138,6 +143,7 @@ final class NodeState implements NodeInfo {
   /** The task, evicted in this session, no longer counts (it stays on the node as Releasing). */
   void evicted(TaskState task) {
     if (tasks.containsKey(task.key()) && evicted.add(task.key())) {
+      touched = true;
       uncount(task);
       changes.changed(index);
     }
@@ -146,9 +152,29 @@ final class NodeState implements NodeInfo {
   /** Undoes {@link #evicted}: the task counts again. */
   void unevicted(TaskState task) {
     if (evicted.remove(task.key()) && tasks.containsKey(task.key())) {
+      touched = true;
       count(task);
       changes.changed(index);
     }
+  }
+
+  /** Ends the node's open: what changes from here on keeps it from the next session. */
+  void opened() {
+    touched = false;
+  }
+
+  boolean touched() {
+    return touched;
+  }
+
+  /**
+   * Opens the node, untouched in the last session, for the next one, at its place in that one's
+   * node list and with its change log.
+   */
+  void reopen(int index, NodeChangeLog changes) {
+    this.index = index;
+    this.changes = changes;
+    this.topology = null;
   }
 
   /** Tells {@code keeper} of every later change to the counted pods. */

@@ -3,8 +3,8 @@ package dev.caldera.framework.internal.session;
 import dev.caldera.api.info.PodFacts;
 import dev.caldera.api.model.Pod;
 import dev.caldera.support.resource.Resource;
-import java.util.IdentityHashMap;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * What a session reads from each pod before it schedules ({@link PodFacts}, the request, the bounds
@@ -13,8 +13,8 @@ import java.util.Map;
  * <p>A cluster cache hands the next session the same {@link Pod} instance until the pod changes,
  * and every value here is a pure function of the pod: a session on a cluster of 20,000 bound pods
  * and a few new ones reads only the new ones. Pods are matched by identity, never by {@code
- * equals}, which would compare every field. Only the last session's pods are kept, so a pod that is
- * gone is forgotten one session later.
+ * equals}, which would compare every field ({@link PodAlignment}). Only the last session's pods are
+ * kept, so a pod that is gone is forgotten one session later.
  *
  * <p>Thread-safe: each session builds its own generation and publishes it when its pods are read;
  * two sessions at once each read the last published one (a miss only costs the reading).
@@ -29,7 +29,12 @@ public final class PodDigests {
    */
   record Digest(PodFacts facts, Resource request, int podIndex, String boundsProblem, String key) {}
 
-  private volatile Map<Pod, Digest> last = new IdentityHashMap<>();
+  /** The last published session's pods and their digests, at the same positions. */
+  private record Published(Pod[] pods, String[] keys, Digest[] digests) {}
+
+  private static final Published NONE = new Published(new Pod[0], new String[0], new Digest[0]);
+
+  private volatile Published last = NONE;
 
   /**
    * Reads {@code pod}; a pod out of bounds gets only its problem (its request cannot be summed).
@@ -45,33 +50,40 @@ public final class PodDigests {
 
   /** A generation for one session's pods; {@link Generation#publish} makes it the next's base. */
   Generation next(int expectedPods) {
-    return new Generation(last, new IdentityHashMap<>(Math.max(16, expectedPods)));
+    return new Generation(last, expectedPods);
   }
 
-  /** Digests for the pods of one session. Not thread-safe: one session's thread uses it. */
+  /**
+   * Digests for the pods of one session, asked in snapshot order (see {@link PodAlignment}; another
+   * order only costs reading). Not thread-safe: one session's thread uses it.
+   */
   final class Generation {
-    private final Map<Pod, Digest> previous;
-    private final Map<Pod, Digest> current;
+    private final Published previous;
+    private final PodAlignment alignment;
+    private final List<Pod> pods;
+    private final List<Digest> digests;
 
-    private Generation(Map<Pod, Digest> previous, Map<Pod, Digest> current) {
+    private Generation(Published previous, int expectedPods) {
       this.previous = previous;
-      this.current = current;
+      this.alignment = new PodAlignment(previous.pods, previous.keys);
+      this.pods = new ArrayList<>(expectedPods);
+      this.digests = new ArrayList<>(expectedPods);
     }
 
     Digest of(Pod pod) {
-      Digest d = current.get(pod);
-      if (d == null) {
-        d = previous.get(pod);
-        if (d == null) {
-          d = digest(pod);
-        }
-        current.put(pod, d);
-      }
+      int at = alignment.find(pod);
+      Digest d = at >= 0 ? previous.digests[at] : digest(pod);
+      pods.add(pod);
+      digests.add(d);
       return d;
     }
 
     void publish() {
-      last = current;
+      String[] keys = new String[digests.size()];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = digests.get(i).key();
+      }
+      last = new Published(pods.toArray(new Pod[0]), keys, digests.toArray(new Digest[0]));
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Quantity;
+import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
@@ -269,15 +270,25 @@ final class SessionCloser {
     Map<String, Resource> allocated = new HashMap<>();
     boolean rootExists = queues.containsKey("root");
     for (JobState job : session.jobMap().values()) {
-      Resource sum = Resource.empty();
-      boolean any = false;
-      for (TaskState t : job.taskStates()) {
-        if (t.status.isAllocated()) {
-          sum.add(t.resreq());
-          any = true;
+      ResourceView sum;
+      if (job.touched()) {
+        Resource summed = Resource.empty();
+        for (TaskState t : job.taskStates()) {
+          if (t.status.isAllocated()) {
+            summed.add(t.resreq());
+          }
         }
+        sum = summed;
+      } else {
+        // As it opened: the job's running total is the same sum (whole numbers, so in any order),
+        // with no dimension a task added and a discard took back.
+        sum = job.allocated();
       }
-      if (!any) {
+      if (job.taskCount(TaskStatus.ALLOCATED)
+              + job.taskCount(TaskStatus.BINDING)
+              + job.taskCount(TaskStatus.BOUND)
+              + job.taskCount(TaskStatus.RUNNING)
+          == 0) {
         continue;
       }
       allocated.computeIfAbsent(job.queue(), q -> Resource.empty()).add(sum);

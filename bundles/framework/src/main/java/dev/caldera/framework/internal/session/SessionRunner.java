@@ -43,6 +43,7 @@ public final class SessionRunner {
   private final SchedulerConf conf;
   private final PodDigests digests;
   private final EvictionMemory evictionMemory;
+  private final CarriedStates carried;
 
   public SessionRunner(PluginRegistry registry, SchedulerConf conf) {
     this(registry, conf, new PodDigests());
@@ -63,10 +64,24 @@ public final class SessionRunner {
       SchedulerConf conf,
       PodDigests digests,
       EvictionMemory evictionMemory) {
+    this(registry, conf, digests, evictionMemory, new CarriedStates());
+  }
+
+  /**
+   * As above, and the next session takes from {@code carried} what this one opened and did not
+   * change ({@link CarriedStates}): a loop passes the same to each session.
+   */
+  public SessionRunner(
+      PluginRegistry registry,
+      SchedulerConf conf,
+      PodDigests digests,
+      EvictionMemory evictionMemory,
+      CarriedStates carried) {
     this.registry = registry;
     this.conf = conf;
     this.digests = digests;
     this.evictionMemory = evictionMemory;
+    this.carried = carried;
   }
 
   /** Runs the session on {@code snapshot}. */
@@ -78,7 +93,8 @@ public final class SessionRunner {
     EvictionRules evictionRules = EvictionRules.of(conf);
     long start = System.nanoTime();
     List<SessionResult.Event> refused = new ArrayList<>();
-    SessionImpl session = openWithinBounds(snapshot, refused);
+    Opening opening = openWithinBounds(snapshot, refused, carried.claim());
+    SessionImpl session = opening.session();
     EvictionGuard guard = new EvictionGuard(session, evictionRules, evictionMemory);
     session.evictionGuard(guard);
     session.ledger().recordEvents(refused);
@@ -104,6 +120,7 @@ public final class SessionRunner {
       session.functionTimes.clock(p.name(), "onSessionClose").add(System.nanoTime() - t);
     }
     SessionResult result = new SessionCloser(session, line).close(System.nanoTime() - start);
+    carried.handOver(opening.opened());
     return result.withTimings(actionNanos, session.functionTimes.snapshot());
   }
 
@@ -114,7 +131,8 @@ public final class SessionRunner {
   public static dev.caldera.api.Session openViews(ClusterSnapshot snapshot) {
     SessionRunner runner =
         new SessionRunner(null, new SchedulerConf(List.of(), List.of(), Map.of()));
-    SessionImpl session = runner.openWithinBounds(snapshot, new ArrayList<>());
+    SessionImpl session =
+        runner.openWithinBounds(snapshot, new ArrayList<>(), CarriedStates.Opened.NONE).session();
     session.freeze();
     return session;
   }
@@ -247,12 +265,16 @@ public final class SessionRunner {
     return kept == null ? objects : kept;
   }
 
+  /** A session just opened, and what the next session may take of it once it has closed. */
+  private record Opening(SessionImpl session, CarriedStates.Opened opened) {}
+
   /**
    * The session on {@code snapshot} without the objects out of bounds (each a warning in {@code
-   * refused}), its pods read through {@link #digests}.
+   * refused}), its pods read through {@link #digests}, taking from {@code carried} what the last
+   * session opened and did not change.
    */
-  private SessionImpl openWithinBounds(
-      ClusterSnapshot snapshot, List<SessionResult.Event> refused) {
+  private Opening openWithinBounds(
+      ClusterSnapshot snapshot, List<SessionResult.Event> refused, CarriedStates.Opened carried) {
     List<Pod> pods = snapshot.pods();
     PodDigests.Generation generation = digests.next(pods.size());
     List<PodDigests.Digest> podDigests = new ArrayList<>(pods.size());
@@ -260,14 +282,128 @@ public final class SessionRunner {
       podDigests.add(generation.of(pods.get(i)));
     }
     generation.publish();
-    return open(withinBounds(snapshot, podDigests, refused), podDigests);
+    return open(withinBounds(snapshot, podDigests, refused), podDigests, carried);
+  }
+
+  /**
+   * A node of the snapshot being opened: the last session's state of it while every task added so
+   * far is the one at the same place there, else a state of its own.
+   */
+  private static final class NodeSlot {
+    final Node node;
+    final int index;
+    NodeState carried;
+    NodeState own;
+    int matched;
+
+    NodeSlot(Node node, int index, NodeState carried) {
+      this.node = node;
+      this.index = index;
+      this.carried = carried;
+    }
+
+    void add(TaskState task, NodeChangeLog changes) {
+      if (carried != null) {
+        List<dev.caldera.api.info.TaskInfo> had = carried.tasks();
+        if (matched < had.size() && had.get(matched) == task) {
+          matched++;
+          return;
+        }
+        ownFromMatched(changes);
+      } else if (own == null) {
+        own = new NodeState(node, index, changes);
+      }
+      own.addTask(task);
+    }
+
+    private void ownFromMatched(NodeChangeLog changes) {
+      List<dev.caldera.api.info.TaskInfo> had = carried.tasks();
+      own = new NodeState(node, index, changes);
+      for (int i = 0; i < matched; i++) {
+        own.addTask((TaskState) had.get(i));
+      }
+      carried = null;
+    }
+
+    NodeState state(NodeChangeLog changes) {
+      if (carried != null) {
+        if (matched == carried.taskCount()) {
+          carried.reopen(index, changes);
+          return carried;
+        }
+        ownFromMatched(changes);
+      } else if (own == null) {
+        own = new NodeState(node, index, changes);
+      }
+      own.opened();
+      return own;
+    }
+  }
+
+  /** A job being opened, as {@link NodeSlot} for a node. */
+  private static final class JobSlot {
+    final PodGroup podGroup;
+    final String queue;
+    final int priority;
+    JobState carried;
+    JobState own;
+    int matched;
+
+    JobSlot(PodGroup podGroup, String queue, int priority, JobState carried) {
+      this.podGroup = podGroup;
+      this.queue = queue;
+      this.priority = priority;
+      this.carried = carried;
+      if (carried == null) {
+        own = new JobState(podGroup, queue, priority);
+      }
+    }
+
+    String uid() {
+      return carried != null ? carried.uid() : own.uid();
+    }
+
+    void add(TaskState task) {
+      if (carried != null) {
+        TaskState[] had = carried.addedOrder();
+        if (matched < had.length && had[matched] == task) {
+          matched++;
+          return;
+        }
+        ownFromMatched();
+      }
+      own.addTask(task);
+    }
+
+    private void ownFromMatched() {
+      TaskState[] had = carried.addedOrder();
+      own = new JobState(podGroup, queue, priority);
+      for (int i = 0; i < matched; i++) {
+        own.addTask(had[i]);
+      }
+      carried = null;
+    }
+
+    JobState state() {
+      if (carried != null) {
+        if (matched == carried.addedOrder().length) {
+          carried.reopen();
+          return carried;
+        }
+        ownFromMatched();
+      }
+      own.opened();
+      return own;
+    }
   }
 
   /**
    * Builds the session's tasks, jobs, nodes and queues from the snapshot (§2.3–2.7); {@code
-   * podDigests} are the digests of the snapshot's pods, in order.
+   * podDigests} are the digests of the snapshot's pods, in order. A task, job or node the last
+   * session opened ({@code carried}) is taken again when nothing of it changed.
    */
-  private SessionImpl open(ClusterSnapshot snapshot, List<PodDigests.Digest> podDigests) {
+  private Opening open(
+      ClusterSnapshot snapshot, List<PodDigests.Digest> podDigests, CarriedStates.Opened carried) {
     Map<String, Integer> priorityClasses = new HashMap<>();
     Integer globalDefault = null;
     for (PriorityClass pc : snapshot.info().priorityClasses()) {
@@ -286,18 +422,21 @@ public final class SessionRunner {
     }
     queues.sort(Comparator.comparing(QueueState::name));
 
-    List<NodeState> nodes = new ArrayList<>();
-    Map<String, NodeState> nodeByName = new HashMap<>();
+    List<NodeSlot> nodeSlots = new ArrayList<>();
+    Map<String, NodeSlot> nodeByName = new HashMap<>();
     NodeChangeLog nodeChanges = new NodeChangeLog();
     for (Node n : snapshot.nodes()) {
       if (!nodeByName.containsKey(n.name())) {
-        NodeState ns = new NodeState(n, nodes.size(), nodeChanges);
-        nodes.add(ns);
-        nodeByName.put(n.name(), ns);
+        NodeState had = carried.nodes().get(n.name());
+        NodeSlot slot =
+            new NodeSlot(
+                n, nodeSlots.size(), had != null && had.node() == n && !had.touched() ? had : null);
+        nodeSlots.add(slot);
+        nodeByName.put(n.name(), slot);
       }
     }
 
-    Map<String, JobState> jobByUid = new LinkedHashMap<>();
+    Map<String, JobSlot> jobByUid = new LinkedHashMap<>();
     List<PodGroup> orphans = new ArrayList<>();
     for (PodGroup pg : snapshot.podGroups()) {
       String queue = pg.queue().isEmpty() ? DEFAULT_QUEUE : pg.queue();
@@ -314,9 +453,16 @@ public final class SessionRunner {
       } else {
         priority = 0;
       }
-      JobState job = new JobState(pg, queue, priority);
+      JobState had = carried.jobs().get(pg.key());
+      boolean same =
+          had != null
+              && had.podGroup() == pg
+              && !had.touched()
+              && had.priority() == priority
+              && had.queue().equals(queue);
+      JobSlot slot = new JobSlot(pg, queue, priority, same ? had : null);
       // PodGroup#key() builds a new string at each call, and each new string is hashed anew.
-      jobByUid.putIfAbsent(job.uid(), job);
+      jobByUid.putIfAbsent(slot.uid(), slot);
     }
 
     Map<String, List<Pod>> orphanPods = new TreeMap<>();
@@ -324,12 +470,23 @@ public final class SessionRunner {
     Set<String> orphanKeys = new HashSet<>();
     orphans.forEach(pg -> orphanKeys.add(pg.key()));
     List<Pod> pods = snapshot.pods();
+    PodAlignment alignment = new PodAlignment(carried.pods(), carried.keys());
+    TaskState[] tasks = new TaskState[pods.size()];
     for (int i = 0; i < pods.size(); i++) {
       Pod pod = pods.get(i);
-      TaskState task = new TaskState(pod, podDigests.get(i));
-      JobState job = jobByUid.get(task.jobId());
+      int at = alignment.find(pod);
+      TaskState task = null;
+      if (at >= 0) {
+        task = carried.tasks()[at];
+        carried.tasks()[at] = null; // a pod listed twice gets a second task, as a fresh open gives
+      }
+      if (task == null || task.touched()) {
+        task = new TaskState(pod, podDigests.get(i));
+      }
+      tasks[i] = task;
+      JobSlot job = jobByUid.get(task.jobId());
       if (job != null) {
-        job.addTask(task);
+        job.add(task);
       } else if (orphanKeys.contains(task.jobId())) {
         orphanPods.computeIfAbsent(task.jobId(), k -> new ArrayList<>()).add(pod);
       } else if (!task.jobId().isEmpty()
@@ -341,14 +498,26 @@ public final class SessionRunner {
       if (!task.nodeName.isEmpty()
           && task.status != TaskStatus.SUCCEEDED
           && task.status != TaskStatus.FAILED) {
-        NodeState node = nodeByName.get(task.nodeName);
+        NodeSlot node = nodeByName.get(task.nodeName);
         if (node != null) {
-          node.addTask(task);
+          node.add(task, nodeChanges);
         }
       }
     }
-    List<JobState> jobs = new ArrayList<>(jobByUid.values());
-    jobs.forEach(JobState::sortTasks);
+    List<NodeState> nodes = new ArrayList<>(nodeSlots.size());
+    Map<String, NodeState> nodeStates = new HashMap<>();
+    for (NodeSlot slot : nodeSlots) {
+      NodeState node = slot.state(nodeChanges);
+      nodes.add(node);
+      nodeStates.put(node.name(), node);
+    }
+    List<JobState> jobs = new ArrayList<>(jobByUid.size());
+    Map<String, JobState> jobStates = new HashMap<>();
+    for (JobSlot slot : jobByUid.values()) {
+      JobState job = slot.state();
+      jobs.add(job);
+      jobStates.put(job.uid(), job);
+    }
     jobs.sort(Comparator.comparing(JobState::uid));
     orphans.sort(Comparator.comparing(PodGroup::key));
     SessionImpl session =
@@ -366,7 +535,13 @@ public final class SessionRunner {
             queues);
     session.leftovers(
         new SessionState.Leftovers(List.copyOf(orphans), orphanPods, podsWithoutGroup));
-    return session;
+    String[] keys = new String[tasks.length];
+    for (int i = 0; i < tasks.length; i++) {
+      keys[i] = tasks[i].key();
+    }
+    return new Opening(
+        session,
+        new CarriedStates.Opened(pods.toArray(new Pod[0]), keys, tasks, jobStates, nodeStates));
   }
 
   /** The event reason on a pod group whose queue does not exist. */

@@ -59,8 +59,7 @@ final class StatementImpl implements Statement {
   @Override
   public void commit() {
     for (Operation op : operations) {
-      op.task.lastStatus = null;
-      op.task.lastNodeName = null;
+      op.task.setLastTransaction(null, null);
       switch (op.kind) {
         case EVICT -> ledger.commitEvict(op.task, op.reason);
         case PIPELINE -> {
@@ -76,8 +75,7 @@ final class StatementImpl implements Statement {
   public void discard() {
     for (int i = operations.size() - 1; i >= 0; i--) {
       Operation op = operations.get(i);
-      op.task.lastStatus = op.task.status;
-      op.task.lastNodeName = op.task.nodeName;
+      op.task.setLastTransaction(op.task.status, op.task.nodeName);
       switch (op.kind) {
         case EVICT -> ledger.undoEvict(op.task);
         case PIPELINE, ALLOCATE -> ledger.undoPlacement(op.task);

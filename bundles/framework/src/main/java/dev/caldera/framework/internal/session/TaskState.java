@@ -40,6 +40,12 @@ final class TaskState implements TaskInfo {
 
   String lastNodeName;
 
+  /**
+   * Whether this session changed the task (status, node, last transaction, scratch state): the next
+   * session cannot take it as it opened ({@link CarriedStates}).
+   */
+  private boolean touched;
+
   /** Parsed on first use; the parse is pure, so racing threads at worst parse twice. */
   private volatile PodPlacement placement;
 
@@ -89,6 +95,32 @@ final class TaskState implements TaskInfo {
 
   int podIndex() {
     return podIndex;
+  }
+
+  void setStatus(TaskStatus status) {
+    this.status = status;
+    touched = true;
+  }
+
+  void setNodeName(String nodeName) {
+    this.nodeName = nodeName;
+    touched = true;
+  }
+
+  void setEvictionOccurred(boolean evictionOccurred) {
+    this.evictionOccurred = evictionOccurred;
+    touched = true;
+  }
+
+  /** {@code LastTransaction}: the status and node before a discarded operation, or nulls. */
+  void setLastTransaction(TaskStatus status, String nodeName) {
+    this.lastStatus = status;
+    this.lastNodeName = nodeName;
+    touched = true;
+  }
+
+  boolean touched() {
+    return touched;
   }
 
   @Override
@@ -141,7 +173,7 @@ final class TaskState implements TaskInfo {
     return nodeName;
   }
 
-  /** The task's scratch state for this session (a task state lives for one session). */
+  /** The task's scratch state for this session (a task given one is not carried to the next). */
   CycleState cycleState() {
     CycleState state = cycleState;
     if (state == null) {
@@ -150,6 +182,7 @@ final class TaskState implements TaskInfo {
         if (state == null) {
           state = new CycleStateImpl();
           cycleState = state;
+          touched = true;
         }
       }
     }

@@ -122,6 +122,15 @@ final class SessionProbe {
 
   /** Runs one session with {@code conf} and the probe action last. */
   SessionResult run(String confYaml, Consumer<ActionSession> probe) throws Exception {
+    return run(confYaml, probe, null);
+  }
+
+  /**
+   * As {@link #run(String, Consumer)}, the session taking what the last one that {@code carried}
+   * saw opened and did not change, and handing its own over (null: a scheduler of its own).
+   */
+  SessionResult run(String confYaml, Consumer<ActionSession> probe, CarriedStates carried)
+      throws Exception {
     SchedulerConf conf = SchedulerConf.parse(confYaml, "test.conf");
     Action action =
         new Action() {
@@ -185,6 +194,10 @@ final class SessionProbe {
     ClusterSnapshot snapshot =
         new ClusterSnapshot(
             nodes, pods, podGroups, queues, null, Instant.parse("2026-01-01T00:00:00Z"));
+    if (carried != null) {
+      return new SessionRunner(registry, conf, new PodDigests(), new EvictionMemory(), carried)
+          .run(snapshot);
+    }
     return new Scheduler(registry).runSession(snapshot, conf);
   }
 }

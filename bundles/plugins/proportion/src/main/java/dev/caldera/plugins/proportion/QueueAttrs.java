@@ -73,13 +73,20 @@ final class QueueAttrs {
 
   private static void addJob(QueueAttr attr, JobInfo job) {
     int allocatedTasks = 0;
-    for (TaskInfo t : job.tasks()) {
-      if (t.status().isAllocated()) {
-        attr.allocated.add(t.resreq());
-        attr.request.add(t.resreq());
-        allocatedTasks++;
-      } else if (t.status() == TaskStatus.PENDING) {
-        attr.request.add(t.resreq());
+    for (TaskStatus s : TaskStatus.values()) {
+      if (s.isAllocated()) {
+        allocatedTasks += job.taskCount(s);
+      }
+    }
+    // The job's allocated total is its allocated tasks' requests summed (whole numbers, so the sum
+    // does not depend on the order): a job all of whose pods run costs no look at each pod.
+    attr.allocated.add(job.allocated());
+    attr.request.add(job.allocated());
+    if (job.taskCount(TaskStatus.PENDING) > 0) {
+      for (TaskInfo t : job.tasks()) {
+        if (t.status() == TaskStatus.PENDING) {
+          attr.request.add(t.resreq());
+        }
       }
     }
     if (job.minResources() != null
