@@ -210,8 +210,18 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
     for (SessionResult.Eviction e : result.evictions()) {
       pods.remove(e.pod());
     }
+    // A write that changes nothing leaves the object as it is, as an API server does (the same
+    // object for the next snapshot: sessions take again what did not change).
     if (result.podGroups() != null) {
-      result.podGroups().forEach((key, status) -> podGroups.put(key, withStatus(key, status)));
+      result
+          .podGroups()
+          .forEach(
+              (key, status) -> {
+                PodGroup updated = withStatus(key, status);
+                if (!updated.equals(podGroups.get(key))) {
+                  podGroups.put(key, updated);
+                }
+              });
     }
     if (result.queueAllocated() != null) {
       result
@@ -222,7 +232,10 @@ public final class EmbeddedCluster implements ClusterSource, ClusterWriter, Queu
                 if (q == null) {
                   throw new IllegalArgumentException("session result names unknown queue " + name);
                 }
-                queues.put(name, q.withAllocated(allocated));
+                Queue updated = q.withAllocated(allocated);
+                if (!updated.equals(q)) {
+                  queues.put(name, updated);
+                }
               });
     }
     // No Volcano queue controller here: the scheduler keeps queue states (Closing → Closed).

@@ -315,7 +315,7 @@ final class EvictionGuard {
     List<EvictionMemory.Eviction> added = new ArrayList<>();
     Map<String, Map<String, Resource>> freedFor = new LinkedHashMap<>();
     Map<String, List<String>> forTasks = new LinkedHashMap<>();
-    for (SessionResult.Eviction e : session.ledger().decisions().evictions()) {
+    for (SessionResult.Eviction e : session.ledger().evictions()) {
       TaskInfo victim = session.taskByKey(e.pod());
       if (victim == null) {
         continue;

@@ -42,13 +42,12 @@ final class Ledger {
 
   /**
    * What a session decided so far, in the order decided: the binds and evictions the cluster is
-   * sent, the events, and the pod group conditions set per job UID (by condition type).
+   * sent, and the events.
    */
   record Decisions(
       List<SessionResult.Bind> binds,
       List<SessionResult.Eviction> evictions,
-      List<SessionResult.Event> events,
-      Map<String, Map<String, PodCondition>> podGroupConditions) {}
+      List<SessionResult.Event> events) {}
 
   Ledger(Map<String, JobState> jobs, Map<String, NodeState> nodes) {
     this.jobs = jobs;
@@ -265,22 +264,27 @@ final class Ledger {
 
   /** A copy of what was decided so far. */
   Decisions decisions() {
-    Map<String, Map<String, PodCondition>> conditions = new LinkedHashMap<>();
-    podGroupConditions.forEach(
-        (job, byType) ->
-            conditions.put(job, Collections.unmodifiableMap(new LinkedHashMap<>(byType))));
     synchronized (events) {
-      return new Decisions(
-          List.copyOf(binds),
-          List.copyOf(evictions),
-          List.copyOf(events),
-          Collections.unmodifiableMap(conditions));
+      return new Decisions(List.copyOf(binds), List.copyOf(evictions), List.copyOf(events));
     }
+  }
+
+  /** The evictions decided so far, in order. */
+  List<SessionResult.Eviction> evictions() {
+    return List.copyOf(evictions);
+  }
+
+  /**
+   * The pod group conditions set so far, per job UID (by condition type), as they are: for the
+   * close, which reads them once every plugin has closed.
+   */
+  Map<String, Map<String, PodCondition>> podGroupConditions() {
+    return Collections.unmodifiableMap(podGroupConditions);
   }
 
   void setPodGroupCondition(JobInfo job, PodCondition condition) {
     podGroupConditions
-        .computeIfAbsent(job.uid(), k -> new LinkedHashMap<>())
+        .computeIfAbsent(job.uid(), k -> new LinkedHashMap<>(4))
         .put(condition.type(), condition);
   }
 }

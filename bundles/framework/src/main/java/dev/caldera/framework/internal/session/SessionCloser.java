@@ -1,6 +1,7 @@
 package dev.caldera.framework.internal.session;
 
 import dev.caldera.api.info.Blocker;
+import dev.caldera.api.info.JobInfo;
 import dev.caldera.api.info.PodGroupPhase;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Pod;
@@ -10,7 +11,6 @@ import dev.caldera.api.resource.ResourceView;
 import dev.caldera.framework.SessionResult;
 import dev.caldera.support.resource.Resource;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,12 +36,13 @@ final class SessionCloser {
   }
 
   SessionResult close(long nanos) {
-    conditionsSet = session.ledger().decisions().podGroupConditions();
+    conditionsSet = session.ledger().podGroupConditions();
     Map<String, SessionResult.PodGroupStatus> podGroups = new LinkedHashMap<>();
     Map<String, SessionResult.PodStatusUpdate> pods = new LinkedHashMap<>();
     List<SessionResult.Pipelined> pipelined = new ArrayList<>();
-    for (JobState job :
-        session.jobMap().values().stream().sorted(Comparator.comparing(JobState::uid)).toList()) {
+    // The session's jobs are in uid order, each uid once.
+    for (JobInfo info : session.jobs()) {
+      JobState job = Ledger.job(info);
       closeJob(job, podGroups, pods);
       for (TaskState t : job.taskStates()) {
         if (t.status == TaskStatus.PIPELINED) {
@@ -117,11 +118,10 @@ final class SessionCloser {
       Map<String, SessionResult.PodGroupStatus> podGroups,
       Map<String, SessionResult.PodStatusUpdate> pods) {
     Map<String, PodCondition> setThisSession = conditionsSet.getOrDefault(job.uid(), Map.of());
-    Map<String, PodCondition> conditions = new LinkedHashMap<>();
-    for (PodCondition c : job.podGroup().conditions()) {
-      conditions.put(c.type(), c);
-    }
-    conditions.putAll(setThisSession);
+    List<PodCondition> had = job.podGroup().conditions();
+    List<PodCondition> conditions = new ArrayList<>(had.size() + setThisSession.size());
+    had.forEach(c -> putByType(conditions, c));
+    setThisSession.values().forEach(c -> putByType(conditions, c));
     PodCondition unschedulable = setThisSession.get("Unschedulable");
     boolean unschedulableNow = unschedulable != null && "True".equals(unschedulable.status());
 
@@ -140,13 +140,12 @@ final class SessionCloser {
       phase = PodGroupPhase.Inqueue;
     }
     boolean changed =
-        !phase.name().equals(job.podGroup().phase())
-            || !sameConditions(job.podGroup().conditions(), new ArrayList<>(conditions.values()));
+        !phase.name().equals(job.podGroup().phase()) || !sameConditions(had, conditions);
     job.phase = phase;
     podGroups.put(
         job.uid(),
         new SessionResult.PodGroupStatus(
-            phase.name(), running, succeeded, failed, List.copyOf(conditions.values()), changed));
+            phase.name(), running, succeeded, failed, List.copyOf(conditions), changed));
 
     // A job that is ready (its tasks bound or being bound this session) is not reported as
     // unschedulable: Volcano warns "0/2 tasks in gang unschedulable: pod group is ready, 2
@@ -234,14 +233,36 @@ final class SessionCloser {
     }
   }
 
+  /**
+   * Puts {@code c} into {@code conditions} as a map by type would: in the place of the one of its
+   * type, else last (a pod group has a condition or two: a list is cheaper than a map).
+   */
+  private static void putByType(List<PodCondition> conditions, PodCondition c) {
+    for (int i = 0; i < conditions.size(); i++) {
+      if (conditions.get(i).type().equals(c.type())) {
+        conditions.set(i, c);
+        return;
+      }
+    }
+    conditions.add(c);
+  }
+
+  /** The last condition of {@code type} in {@code conditions}, or null. */
+  private static PodCondition lastOfType(List<PodCondition> conditions, String type) {
+    for (int i = conditions.size() - 1; i >= 0; i--) {
+      if (conditions.get(i).type().equals(type)) {
+        return conditions.get(i);
+      }
+    }
+    return null;
+  }
+
   private static boolean sameConditions(List<PodCondition> a, List<PodCondition> b) {
     if (a.size() != b.size()) {
       return false;
     }
-    Map<String, PodCondition> byType = new HashMap<>();
-    a.forEach(c -> byType.put(c.type(), c));
     for (PodCondition c : b) {
-      PodCondition o = byType.get(c.type());
+      PodCondition o = lastOfType(a, c.type());
       if (o == null
           || !Objects.equals(o.status(), c.status())
           || !Objects.equals(o.reason(), c.reason())
