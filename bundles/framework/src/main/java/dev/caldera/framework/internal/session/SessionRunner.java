@@ -6,6 +6,7 @@ import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
+import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
@@ -304,7 +305,7 @@ public final class SessionRunner {
 
     void add(TaskState task, NodeChangeLog changes) {
       if (carried != null) {
-        List<dev.caldera.api.info.TaskInfo> had = carried.tasks();
+        List<TaskInfo> had = carried.tasks();
         if (matched < had.size() && had.get(matched) == task) {
           matched++;
           return;
@@ -317,7 +318,7 @@ public final class SessionRunner {
     }
 
     private void ownFromMatched(NodeChangeLog changes) {
-      List<dev.caldera.api.info.TaskInfo> had = carried.tasks();
+      List<TaskInfo> had = carried.tasks();
       own = new NodeState(node, index, changes);
       for (int i = 0; i < matched; i++) {
         own.addTask((TaskState) had.get(i));
