@@ -25,19 +25,13 @@ public final class CarriedStates {
    * What a session opened with.
    *
    * @param pods its pods after the bounds check, in snapshot order
-   * @param keys their keys
    * @param tasks the task of each pod
    * @param jobs its jobs by uid
    * @param nodes its nodes by name
    */
   record Opened(
-      Pod[] pods,
-      String[] keys,
-      TaskState[] tasks,
-      Map<String, JobState> jobs,
-      Map<String, NodeState> nodes) {
-    static final Opened NONE =
-        new Opened(new Pod[0], new String[0], new TaskState[0], Map.of(), Map.of());
+      Pod[] pods, TaskState[] tasks, Map<String, JobState> jobs, Map<String, NodeState> nodes) {
+    static final Opened NONE = new Opened(new Pod[0], new TaskState[0], Map.of(), Map.of());
   }
 
   private final AtomicReference<Opened> last = new AtomicReference<>(Opened.NONE);

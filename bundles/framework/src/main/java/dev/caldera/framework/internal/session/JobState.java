@@ -208,6 +208,17 @@ final class JobState implements JobInfo {
     return minResources == null ? null : minResources.view();
   }
 
+  /** Tasks in an allocated status ({@link TaskStatus#isAllocated}). */
+  int allocatedTaskCount() {
+    int n = 0;
+    for (TaskStatus s : TaskStatus.values()) {
+      if (s.isAllocated()) {
+        n += counts[s.ordinal()];
+      }
+    }
+    return n;
+  }
+
   @Override
   public int readyTaskNum() {
     return counts[TaskStatus.BOUND.ordinal()]

@@ -22,17 +22,14 @@ final class PodAlignment {
   private static final int LOOKAHEAD = 16;
 
   private final Pod[] previous;
-  private final String[] previousKeys;
   private int cursor;
   private Map<Pod, Integer> index;
 
   /**
    * @param previous the previous session's pods, in its snapshot's order
-   * @param previousKeys their keys, at the same positions
    */
-  PodAlignment(Pod[] previous, String[] previousKeys) {
+  PodAlignment(Pod[] previous) {
     this.previous = previous;
-    this.previousKeys = previousKeys;
   }
 
   /** The position of {@code pod} in the previous list, or -1 when it was not there. */
@@ -54,7 +51,8 @@ final class PodAlignment {
           return k;
         }
       }
-      if (previousKeys[c].equals(pod.key())) {
+      // Keys are made only here, for the few pods that are not where they were.
+      if (prev[c].key().equals(pod.key())) {
         cursor = c + 1;
         return -1;
       }

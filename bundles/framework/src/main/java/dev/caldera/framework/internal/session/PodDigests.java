@@ -30,9 +30,9 @@ public final class PodDigests {
   record Digest(PodFacts facts, Resource request, int podIndex, String boundsProblem, String key) {}
 
   /** The last published session's pods and their digests, at the same positions. */
-  private record Published(Pod[] pods, String[] keys, Digest[] digests) {}
+  private record Published(Pod[] pods, Digest[] digests) {}
 
-  private static final Published NONE = new Published(new Pod[0], new String[0], new Digest[0]);
+  private static final Published NONE = new Published(new Pod[0], new Digest[0]);
 
   private volatile Published last = NONE;
 
@@ -65,7 +65,7 @@ public final class PodDigests {
 
     private Generation(Published previous, int expectedPods) {
       this.previous = previous;
-      this.alignment = new PodAlignment(previous.pods, previous.keys);
+      this.alignment = new PodAlignment(previous.pods);
       this.pods = new ArrayList<>(expectedPods);
       this.digests = new ArrayList<>(expectedPods);
     }
@@ -79,11 +79,7 @@ public final class PodDigests {
     }
 
     void publish() {
-      String[] keys = new String[digests.size()];
-      for (int i = 0; i < keys.length; i++) {
-        keys[i] = digests.get(i).key();
-      }
-      last = new Published(pods.toArray(new Pod[0]), keys, digests.toArray(new Digest[0]));
+      last = new Published(pods.toArray(new Pod[0]), digests.toArray(new Digest[0]));
     }
   }
 }

@@ -291,6 +291,9 @@ final class SessionCloser {
     Map<String, Resource> allocated = new HashMap<>();
     boolean rootExists = queues.containsKey("root");
     for (JobState job : session.jobMap().values()) {
+      if (job.allocatedTaskCount() == 0) {
+        continue;
+      }
       ResourceView sum;
       if (job.touched()) {
         Resource summed = Resource.empty();
@@ -304,13 +307,6 @@ final class SessionCloser {
         // As it opened: the job's running total is the same sum (whole numbers, so in any order),
         // with no dimension a task added and a discard took back.
         sum = job.allocated();
-      }
-      if (job.taskCount(TaskStatus.ALLOCATED)
-              + job.taskCount(TaskStatus.BINDING)
-              + job.taskCount(TaskStatus.BOUND)
-              + job.taskCount(TaskStatus.RUNNING)
-          == 0) {
-        continue;
       }
       allocated.computeIfAbsent(job.queue(), q -> Resource.empty()).add(sum);
       if (rootExists && job.queue().equals("root")) {

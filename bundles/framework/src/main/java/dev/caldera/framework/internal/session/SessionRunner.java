@@ -471,7 +471,7 @@ public final class SessionRunner {
     Set<String> orphanKeys = new HashSet<>();
     orphans.forEach(pg -> orphanKeys.add(pg.key()));
     List<Pod> pods = snapshot.pods();
-    PodAlignment alignment = new PodAlignment(carried.pods(), carried.keys());
+    PodAlignment alignment = new PodAlignment(carried.pods());
     TaskState[] tasks = new TaskState[pods.size()];
     for (int i = 0; i < pods.size(); i++) {
       Pod pod = pods.get(i);
@@ -536,13 +536,8 @@ public final class SessionRunner {
             queues);
     session.leftovers(
         new SessionState.Leftovers(List.copyOf(orphans), orphanPods, podsWithoutGroup));
-    String[] keys = new String[tasks.length];
-    for (int i = 0; i < tasks.length; i++) {
-      keys[i] = tasks[i].key();
-    }
     return new Opening(
-        session,
-        new CarriedStates.Opened(pods.toArray(new Pod[0]), keys, tasks, jobStates, nodeStates));
+        session, new CarriedStates.Opened(pods.toArray(new Pod[0]), tasks, jobStates, nodeStates));
   }
 
   /** The event reason on a pod group whose queue does not exist. */

@@ -19,9 +19,7 @@ class PodAlignmentTest {
   }
 
   private static int[] positions(List<Pod> previous, List<Pod> now) {
-    PodAlignment a =
-        new PodAlignment(
-            previous.toArray(new Pod[0]), previous.stream().map(Pod::key).toArray(String[]::new));
+    PodAlignment a = new PodAlignment(previous.toArray(new Pod[0]));
     return now.stream().mapToInt(a::find).toArray();
   }
 
