@@ -3,9 +3,13 @@ package dev.caldera.load;
 import dev.caldera.load.LoadObjects.PodShape;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
-import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -249,19 +254,24 @@ final class LoadCluster {
     cleaning = true;
     List<String> problems = new ArrayList<>();
     if (namespaceCreated) {
-      deletePods(problems);
-      delete(
+      deleteUntilGone(
+          problems,
+          "the pods of namespace " + namespace,
+          () -> client.pods().inNamespace(namespace).withGracePeriod(0).delete(),
+          () -> names(client.pods().inNamespace(namespace).list().getItems()),
+          name -> client.pods().inNamespace(namespace).withName(name).withGracePeriod(0).delete());
+      deleteUntilGone(
           problems,
           "the pod groups of namespace " + namespace,
-          () ->
-              client
-                  .genericKubernetesResources(LoadObjects.POD_GROUPS)
-                  .inNamespace(namespace)
-                  .delete());
-      delete(
+          () -> podGroups().delete(),
+          () -> names(podGroups().list().getItems()),
+          name -> podGroups().withName(name).delete());
+      deleteUntilGone(
           problems,
           "the events of namespace " + namespace,
-          () -> client.v1().events().inNamespace(namespace).delete());
+          () -> client.v1().events().inNamespace(namespace).delete(),
+          () -> names(client.v1().events().inNamespace(namespace).list().getItems()),
+          name -> client.v1().events().inNamespace(namespace).withName(name).delete());
       delete(
           problems,
           "namespace " + namespace,
@@ -299,37 +309,54 @@ final class LoadCluster {
     return cleanupProblems;
   }
 
-  /** How long {@link #cleanup} goes on deleting pods that are still there. */
-  static final Duration PODS_GONE = Duration.ofMinutes(3);
+  /** How long {@link #cleanup} goes on deleting the objects of one kind that are still there. */
+  static final Duration GONE_WITHIN = Duration.ofMinutes(3);
 
   /**
-   * How many single pod deletes are in flight at once: a collection delete that timed out can leave
-   * thousands of pods, and the API server serves single deletes side by side.
+   * How many single deletes are in flight at once: a collection delete that timed out can leave
+   * thousands of objects, and the API server serves single deletes side by side.
    */
   static final int DELETES_IN_FLIGHT = 16;
 
+  private NonNamespaceOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      podGroups() {
+    return client.genericKubernetesResources(LoadObjects.POD_GROUPS).inNamespace(namespace);
+  }
+
+  private static List<String> names(List<? extends HasMetadata> objects) {
+    List<String> names = new ArrayList<>(objects.size());
+    for (HasMetadata o : objects) {
+      names.add(o.getMetadata().getName());
+    }
+    return names;
+  }
+
   /**
-   * Deletes the namespace's pods with grace period 0, and again, one by one ({@link
-   * #DELETES_IN_FLIGHT} at a time), those still listed after the collection delete, also when it
-   * failed: the API server's delete of a large collection can end early (its request timeout, an
-   * error for the client, after it deleted some), and a pod deleted earlier with a grace period
-   * waits for a kubelet that fake nodes do not have. Left behind, they would be listed by every
-   * scheduler started later.
+   * Deletes a collection of the namespace ({@code deleteCollection}), and again, one by one ({@link
+   * #DELETES_IN_FLIGHT} at a time), the objects still listed after it, also when it failed: the API
+   * server's delete of a large collection can end early (its request timeout, an error for the
+   * client, after it deleted some; seen with 3,000 pod groups and 18,000 events), and a pod deleted
+   * earlier with a grace period waits for a kubelet that fake nodes do not have. Left behind, pods
+   * and pod groups would be listed by every scheduler started later.
    */
-  private void deletePods(List<String> problems) {
-    String what = "the pods of namespace " + namespace;
+  private void deleteUntilGone(
+      List<String> problems,
+      String what,
+      Supplier<?> deleteCollection,
+      Supplier<List<String>> list,
+      Consumer<String> deleteOne) {
     List<String> collectionProblem = new ArrayList<>(1);
-    delete(
-        collectionProblem,
-        what,
-        () -> client.pods().inNamespace(namespace).withGracePeriod(0).delete());
-    long deadline = System.nanoTime() + PODS_GONE.toNanos();
+    delete(collectionProblem, what, deleteCollection);
+    long deadline = System.nanoTime() + GONE_WITHIN.toNanos();
     ExecutorService pool = Executors.newFixedThreadPool(DELETES_IN_FLIGHT);
     try {
       while (true) {
-        List<Pod> left;
+        List<String> left;
         try {
-          left = client.pods().inNamespace(namespace).list().getItems();
+          left = list.get();
         } catch (RuntimeException e) {
           // The API server refused or is gone: said once, as the collection delete's error if any.
           problems.addAll(
@@ -348,22 +375,13 @@ final class LoadCluster {
                   + ": "
                   + left.size()
                   + " still there after "
-                  + PODS_GONE.toMinutes()
+                  + GONE_WITHIN.toMinutes()
                   + " minutes");
           return;
         }
         List<Future<?>> deletes = new ArrayList<>(left.size());
-        for (Pod p : left) {
-          String name = p.getMetadata().getName();
-          deletes.add(
-              pool.submit(
-                  () ->
-                      client
-                          .pods()
-                          .inNamespace(namespace)
-                          .withName(name)
-                          .withGracePeriod(0)
-                          .delete()));
+        for (String name : left) {
+          deletes.add(pool.submit(() -> deleteOne.accept(name)));
         }
         for (Future<?> d : deletes) {
           try {

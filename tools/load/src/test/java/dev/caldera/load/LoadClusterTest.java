@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.caldera.load.LoadObjects.PodShape;
+import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -100,21 +101,45 @@ class LoadClusterTest {
     }
   }
 
-  @ParameterizedTest(name = "the collection delete answered {0}")
+  @ParameterizedTest(name = "the collection deletes answered {0}")
   @ValueSource(ints = {200, 403})
-  void podsTheCollectionDeleteLeft_areDeletedOneByOne(int collectionDeleteAnswer) throws Exception {
+  void whatTheCollectionDeletesLeft_isDeletedOneByOne(int collectionDeleteAnswer) throws Exception {
     try (MockCluster mock = new MockCluster()) {
+      mock.installVolcanoCrds();
       LoadCluster cluster = new LoadCluster(mock.kubectl, "left01");
       cluster.createNamespace();
       cluster.createNodes(1, 1);
+      cluster.ensureQueue("default");
       for (int i = 0; i < 40; i++) {
-        cluster.createPod("p-" + i, null, "volcano", Map.of("caldera-load", "left01"), SHAPE);
+        cluster.createPodGroup("g-" + i, "default", 1, SHAPE);
+        cluster.createPod("p-" + i, "g-" + i, "volcano", Map.of("caldera-load", "left01"), SHAPE);
+        mock.kubectl
+            .v1()
+            .events()
+            .inNamespace(cluster.namespace())
+            .resource(
+                new EventBuilder()
+                    .withNewMetadata()
+                    .withName("p-" + i + ".scheduled")
+                    .endMetadata()
+                    .withReason("Scheduled")
+                    .build())
+            .create();
       }
-      mock.podCollectionDeleteAnswer = collectionDeleteAnswer;
+      mock.collectionDeleteAnswer = collectionDeleteAnswer;
 
       assertThat(cluster.cleanup()).isEmpty();
 
       assertThat(mock.kubectl.pods().inNamespace(cluster.namespace()).list().getItems()).isEmpty();
+      assertThat(
+              mock.kubectl
+                  .genericKubernetesResources(LoadObjects.POD_GROUPS)
+                  .inNamespace(cluster.namespace())
+                  .list()
+                  .getItems())
+          .isEmpty();
+      assertThat(mock.kubectl.v1().events().inNamespace(cluster.namespace()).list().getItems())
+          .isEmpty();
     }
   }
 

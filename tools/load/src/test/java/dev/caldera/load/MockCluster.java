@@ -47,17 +47,20 @@ final class MockCluster implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern BINDING =
       Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding");
-  private static final Pattern POD_COLLECTION = Pattern.compile("/api/v1/namespaces/[^/]+/pods");
+  private static final Pattern NAMESPACED_COLLECTION =
+      Pattern.compile(
+          "/api/v1/namespaces/[^/]+/(pods|events)|/apis/scheduling.volcano.sh/v1beta1/namespaces/[^/]+/podgroups");
 
   private final KubernetesMockServer server;
   private final AtomicInteger binds = new AtomicInteger();
 
   /**
-   * When not 0, a delete of a namespace's pod collection deletes nothing and answers this code: 200
-   * as a real API server's delete that ended (at its request timeout) before it reached every pod,
-   * 403 as one whose RBAC grants {@code delete} but not {@code deletecollection}.
+   * When not 0, a delete of a namespace's pods, pod groups or events as a collection deletes
+   * nothing and answers this code: 200 as a real API server's delete that ended (at its request
+   * timeout) before it reached every object, 403 as one whose RBAC grants {@code delete} but not
+   * {@code deletecollection}.
    */
-  volatile int podCollectionDeleteAnswer;
+  volatile int collectionDeleteAnswer;
 
   final KubernetesClient kubectl;
 
@@ -155,10 +158,10 @@ final class MockCluster implements AutoCloseable {
       if (request.getMethod().equals("POST") && m.matches()) {
         return bind(m.group(1), m.group(2), request.getBody().readUtf8());
       }
-      int answer = podCollectionDeleteAnswer;
+      int answer = collectionDeleteAnswer;
       if (answer != 0
           && request.getMethod().equals("DELETE")
-          && POD_COLLECTION.matcher(q < 0 ? path : path.substring(0, q)).matches()) {
+          && NAMESPACED_COLLECTION.matcher(q < 0 ? path : path.substring(0, q)).matches()) {
         return new MockResponse()
             .setResponseCode(answer)
             .setBody(

@@ -2,6 +2,7 @@ package dev.caldera.kube.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Status;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -60,11 +61,21 @@ public final class Clients {
    * GenericKubernetesResource}.
    */
   public static KubernetesSerialization serialization() {
-    KubernetesSerialization serialization = new KubernetesSerialization(new ObjectMapper(), false);
+    KubernetesSerialization serialization = new KubernetesSerialization(mapper(), false);
     // A watch's ERROR event carries a Status (410 Gone: list again); read as a generic resource
     // it would not be recognised.
     serialization.registerKubernetesResource(Status.class);
     return serialization;
+  }
+
+  /**
+   * The object mapper under {@link #serialization()}: a watch event's object is read by {@link
+   * WatchObjects}, without fabric8's JSON tree.
+   */
+  static ObjectMapper mapper() {
+    ObjectMapper mapper = new ObjectMapper();
+    mapper.addMixIn(WatchEvent.class, WatchObjects.WatchEventMixIn.class);
+    return mapper;
   }
 
   /**
