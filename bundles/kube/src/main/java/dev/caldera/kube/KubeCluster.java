@@ -73,6 +73,9 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   /** How many events are written at once. */
   private static final int EVENT_CONCURRENCY = 4;
 
+  /** The events that may wait to be written (client-go's {@code maxQueuedEvents}). */
+  static final int EVENTS_WAITING = 1_000;
+
   /** How long {@link #close()} waits for the writes already queued. */
   private static final Duration STOP_DRAIN = Duration.ofSeconds(10);
 
@@ -137,13 +140,18 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
             counters);
     // Events have a queue of their own, and a narrow one: on a busy API server every event sent
     // beside the binds delays them (client-go's event broadcaster, kube-scheduler's, writes one
-    // at a time). A burst of Scheduled events waits in memory and is written after the binds.
+    // at a time). A burst of Scheduled events waits in memory and is written after the binds; past
+    // EVENTS_WAITING, events are dropped and counted, as client-go's broadcaster drops them past
+    // its 1,000 queued: on an API server slower than the binds the queue would otherwise grow
+    // without end (247,108 writes were waiting after an hour of 100 to 300 binds a second on a
+    // slow two-core machine), and the writes of events long stale take the CPU of the new ones.
     this.eventWrites =
         new WriteQueue(
             Math.min(EVENT_CONCURRENCY, options.writeConcurrency()),
             options.maxAttempts(),
             options.initialBackoff(),
             options.maxBackoff(),
+            EVENTS_WAITING,
             counters);
     EventRecorder events =
         new EventRecorder(

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.caldera.load.LoadObjects.PodShape;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -113,18 +112,6 @@ class LoadClusterTest {
       for (int i = 0; i < 40; i++) {
         cluster.createPodGroup("g-" + i, "default", 1, SHAPE);
         cluster.createPod("p-" + i, "g-" + i, "volcano", Map.of("caldera-load", "left01"), SHAPE);
-        mock.kubectl
-            .v1()
-            .events()
-            .inNamespace(cluster.namespace())
-            .resource(
-                new EventBuilder()
-                    .withNewMetadata()
-                    .withName("p-" + i + ".scheduled")
-                    .endMetadata()
-                    .withReason("Scheduled")
-                    .build())
-            .create();
       }
       mock.collectionDeleteAnswer = collectionDeleteAnswer;
 
@@ -137,8 +124,6 @@ class LoadClusterTest {
                   .inNamespace(cluster.namespace())
                   .list()
                   .getItems())
-          .isEmpty();
-      assertThat(mock.kubectl.v1().events().inNamespace(cluster.namespace()).list().getItems())
           .isEmpty();
     }
   }

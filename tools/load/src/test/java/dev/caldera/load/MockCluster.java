@@ -49,7 +49,7 @@ final class MockCluster implements AutoCloseable {
       Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/]+)/binding");
   private static final Pattern NAMESPACED_COLLECTION =
       Pattern.compile(
-          "/api/v1/namespaces/[^/]+/(pods|events)|/apis/scheduling.volcano.sh/v1beta1/namespaces/[^/]+/podgroups");
+          "/api/v1/namespaces/[^/]+/pods|/apis/scheduling.volcano.sh/v1beta1/namespaces/[^/]+/podgroups");
 
   private final KubernetesMockServer server;
   private final AtomicInteger binds = new AtomicInteger();

@@ -2,6 +2,7 @@ package dev.caldera.kube.internal;
 
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +40,11 @@ public final class EventRecorder {
   private final String controller;
   private final String instance;
   private final AtomicLong sequence = new AtomicLong();
+
+  private static final System.Logger LOG = System.getLogger(EventRecorder.class.getName());
+  static final Duration FULL_WARNING_EVERY = Duration.ofMinutes(1);
+  private static final long NEVER = Long.MIN_VALUE;
+  private final AtomicLong lastFullWarning = new AtomicLong(NEVER);
   private final WriteThrottle reports;
 
   /** Identical events seen recently, oldest first (evicted beyond {@link #MAX_TRACKED}). */
@@ -186,8 +192,27 @@ public final class EventRecorder {
                 counters.eventsWritten.increment();
               } else {
                 counters.eventsDropped.increment();
+                if (t instanceof WriteQueue.FullException full) {
+                  sayFull(full);
+                }
               }
             });
+  }
+
+  /** Says that events are dropped, at most once per {@link #FULL_WARNING_EVERY}. */
+  private void sayFull(WriteQueue.FullException full) {
+    long now = System.nanoTime();
+    long last = lastFullWarning.get();
+    if ((last == NEVER || now - last >= FULL_WARNING_EVERY.toNanos())
+        && lastFullWarning.compareAndSet(last, now)) {
+      LOG.log(
+          Level.WARNING,
+          "events: "
+              + full.getMessage()
+              + " for the API server; dropping events until it catches up, as client-go does ("
+              + counters.eventsDropped()
+              + " dropped since the start)");
+    }
   }
 
   private static String eventsPath(String namespace) {

@@ -36,10 +36,23 @@ public final class WriteQueue implements AutoCloseable {
     }
   }
 
+  /** A call refused because the queue already holds as many as it may. */
+  static final class FullException extends RejectedExecutionException {
+    private static final long serialVersionUID = 1L;
+
+    FullException(int limit) {
+      super(limit + " writes waiting already");
+    }
+  }
+
+  /** No limit on the calls waiting (binds and statuses must all go out). */
+  static final int UNBOUNDED = Integer.MAX_VALUE;
+
   private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
   private final ExecutorService pool;
   private final int maxAttempts;
+  private final int maxWaiting;
   private final long initialBackoffMillis;
   private final long maxBackoffMillis;
   private final Counters counters;
@@ -54,9 +67,25 @@ public final class WriteQueue implements AutoCloseable {
       Duration initialBackoff,
       Duration maxBackoff,
       Counters counters) {
-    if (concurrency < 1 || maxAttempts < 1) {
-      throw new IllegalArgumentException("concurrency and attempts must be at least 1");
+    this(concurrency, maxAttempts, initialBackoff, maxBackoff, UNBOUNDED, counters);
+  }
+
+  /**
+   * A queue that refuses a call ({@link FullException}) while {@code maxWaiting} calls are queued
+   * or running.
+   */
+  public WriteQueue(
+      int concurrency,
+      int maxAttempts,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      int maxWaiting,
+      Counters counters) {
+    if (concurrency < 1 || maxAttempts < 1 || maxWaiting < 1) {
+      throw new IllegalArgumentException(
+          "concurrency, attempts and the calls waiting must be at least 1");
     }
+    this.maxWaiting = maxWaiting;
     AtomicInteger n = new AtomicInteger();
     this.pool =
         Executors.newFixedThreadPool(
@@ -74,7 +103,8 @@ public final class WriteQueue implements AutoCloseable {
 
   /**
    * Queues {@code call} behind every earlier call for {@code key}. The future completes when the
-   * call succeeded, or exceptionally with its last error.
+   * call succeeded, or exceptionally with its last error, or at once with a {@link FullException}
+   * when the queue holds its limit.
    */
   CompletableFuture<Void> submit(String key, Call call) {
     CompletableFuture<Void> result = new CompletableFuture<>();
@@ -82,7 +112,11 @@ public final class WriteQueue implements AutoCloseable {
       result.completeExceptionally(new RejectedExecutionException("writer closed"));
       return result;
     }
-    pending.incrementAndGet();
+    if (pending.incrementAndGet() > maxWaiting) {
+      pending.decrementAndGet();
+      result.completeExceptionally(new FullException(maxWaiting));
+      return result;
+    }
     counters.writesInFlight.increment();
     CompletableFuture<Void> previous;
     synchronized (tails) {

@@ -137,4 +137,25 @@ class WriteQueueTest {
     queue.close();
     assertThat(queue.submit("pod:a", () -> {})).isCompletedExceptionally();
   }
+
+  @Test
+  void aBoundedQueue_refusesWhatIsBeyondItsLimit_andTakesCallsAgainOnceTheyLeft() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (WriteQueue bounded =
+        new WriteQueue(1, 1, Duration.ofMillis(1), Duration.ofMillis(1), 2, counters)) {
+      CompletableFuture<Void> running = bounded.submit("event:a", release::await);
+      CompletableFuture<Void> waiting = bounded.submit("event:b", () -> {});
+
+      CompletableFuture<Void> refused = bounded.submit("event:c", () -> {});
+
+      assertThat(refused).isCompletedExceptionally();
+      assertThatThrownBy(refused::get).hasCauseInstanceOf(WriteQueue.FullException.class);
+      assertThat(waiting).isNotDone();
+      release.countDown();
+      running.get(5, TimeUnit.SECONDS);
+      waiting.get(5, TimeUnit.SECONDS);
+      await("the two calls left the queue", () -> counters.writesInFlight() == 0);
+      bounded.submit("event:d", () -> {}).get(5, TimeUnit.SECONDS);
+    }
+  }
 }
