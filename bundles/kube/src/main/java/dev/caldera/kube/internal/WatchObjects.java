@@ -18,15 +18,15 @@ import java.io.IOException;
  * KubernetesDeserializer} reads every object into a tree to find its {@code kind} and {@code
  * apiVersion}, then binds the tree to the class registered for them: under a steady stream of pods
  * about a fifth of the informers' CPU. The API server writes {@code kind} and {@code apiVersion}
- * first (Go's {@code TypeMeta} leads every object; a custom resource keeps the order it was created
- * with, and kubectl, client-go and fabric8 write those two first too), so this reads just those two
+ * first (Go's {@code TypeMeta} leads every built-in object; a custom resource is written with its
+ * keys sorted, so {@code apiVersion} and {@code kind} lead it too), so this reads just those two
  * fields, finds the class the same way and binds the object straight from the stream, the two
  * fields replayed in front. An object that does not start so, or whose kind is not registered, goes
  * to fabric8's deserializer with the fields read so far replayed: the result is what fabric8 gives
  * in every case.
  *
- * <p>Installed as a mix-in on {@link io.fabric8.kubernetes.api.model.WatchEvent}'s {@code object}
- * (see {@link Clients#serialization()}).
+ * <p>Installed as a mix-in on {@link io.fabric8.kubernetes.api.model.WatchEvent}'s {@code
+ * setObject} (see {@link Clients#mapper()}).
  */
 final class WatchObjects extends JsonDeserializer<Object> implements ContextualDeserializer {
 
