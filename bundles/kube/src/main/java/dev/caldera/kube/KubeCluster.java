@@ -74,7 +74,7 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   private static final int EVENT_CONCURRENCY = 4;
 
   /** The events that may wait to be written (client-go's {@code maxQueuedEvents}). */
-  static final int EVENTS_WAITING = 1_000;
+  private static final int EVENTS_WAITING = 1_000;
 
   /** How long {@link #close()} waits for the writes already queued. */
   private static final Duration STOP_DRAIN = Duration.ofSeconds(10);

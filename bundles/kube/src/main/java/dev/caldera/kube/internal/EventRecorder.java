@@ -27,6 +27,13 @@ public final class EventRecorder {
   private static final int MAX_TRACKED = 4096;
   private static final int MAX_NOTE = 1024;
 
+  private static final System.Logger LOG = System.getLogger(EventRecorder.class.getName());
+
+  /** How often the log says that events are dropped while they are. */
+  static final Duration FULL_WARNING_EVERY = Duration.ofMinutes(1);
+
+  private static final long NEVER = Long.MIN_VALUE;
+
   /** The reasons of the warnings sessions repeat while a gang or pod waits. */
   private static final Set<String> REPORTS = Set.of("Unschedulable", "FailedScheduling");
 
@@ -41,9 +48,6 @@ public final class EventRecorder {
   private final String instance;
   private final AtomicLong sequence = new AtomicLong();
 
-  private static final System.Logger LOG = System.getLogger(EventRecorder.class.getName());
-  static final Duration FULL_WARNING_EVERY = Duration.ofMinutes(1);
-  private static final long NEVER = Long.MIN_VALUE;
   private final AtomicLong lastFullWarning = new AtomicLong(NEVER);
   private final WriteThrottle reports;
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.util.JsonParserSequence;
 import com.fasterxml.jackson.databind.BeanProperty;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.deser.ContextualDeserializer;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
@@ -55,14 +56,14 @@ final class WatchObjects extends JsonDeserializer<Object> implements ContextualD
 
   @Override
   public JsonDeserializer<?> createContextual(DeserializationContext ctxt, BeanProperty property)
-      throws com.fasterxml.jackson.databind.JsonMappingException {
+      throws JsonMappingException {
     // fabric8's handler instantiator hands out the mapper's own deserializer, with the kinds
     // registered on the serialization (Clients#serialization, Informers).
     Object own =
         ctxt.deserializerInstance(
             property == null ? null : property.getMember(), KubernetesDeserializer.class);
     if (!(own instanceof KubernetesDeserializer kubernetes)) {
-      throw com.fasterxml.jackson.databind.JsonMappingException.from(
+      throw JsonMappingException.from(
           ctxt, "no fabric8 KubernetesDeserializer for a watch event's object");
     }
     return new WatchObjects(kubernetes);
@@ -71,8 +72,7 @@ final class WatchObjects extends JsonDeserializer<Object> implements ContextualD
   @Override
   public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
     if (fabric8 == null) {
-      throw com.fasterxml.jackson.databind.JsonMappingException.from(
-          p, "WatchObjects used without its context");
+      throw JsonMappingException.from(p, "WatchObjects used without its context");
     }
     if (!p.isExpectedStartObjectToken()) {
       return fabric8.deserialize(p, ctxt);

@@ -46,7 +46,7 @@ public final class WriteQueue implements AutoCloseable {
   }
 
   /** No limit on the calls waiting (binds and statuses must all go out). */
-  static final int UNBOUNDED = Integer.MAX_VALUE;
+  private static final int UNBOUNDED = Integer.MAX_VALUE;
 
   private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
