@@ -20,9 +20,9 @@ import java.util.Map;
  * the session are added and evicted ones removed at once, as the predicates plugin's event handler
  * keeps that map. This is neither {@link NodeInfo#used()} (which keeps evicted tasks and leaves out
  * pipelined ones) nor {@link NodeInfo#tasks()} (which keeps evicted tasks as Releasing), so the
- * plugin follows the allocate/deallocate events itself for the resource figures; the bookkeeping is
- * by task UID, so it does not depend on the task's node name at deallocation. The inter-pod
- * affinity and spread counts are not kept here: they are the session's shared {@link
+ * plugin follows the allocate/deallocate events itself for the resource figures; a task an event
+ * placed is found by its UID, so it does not depend on the task's node name at deallocation. The
+ * inter-pod affinity and spread counts are not kept here: they are the session's shared {@link
  * Session#topology()}, which the framework keeps up to date.
  *
  * <p>Mutations, batch scoring and the first count of the pods synchronise on this object; node
@@ -35,19 +35,25 @@ final class ClusterState implements EventHandler {
   private final Map<String, NodeState> byName = new HashMap<>();
   private final Map<String, Integer> positions = new HashMap<>();
   private final boolean anyPreferNoSchedule;
-  private final Map<String, NodeState.Placed> placed = new HashMap<>();
+
+  /** The node of each task an event placed, by task UID (counted tasks are on their own node). */
+  private final Map<String, NodeState> placedByEvent = new HashMap<>();
+
   private final Map<String, PodRequest> requests = new HashMap<>();
   private final PodRequests.Generation podRequests;
+  private final CountedNodes counted;
   private final boolean anyImages;
   private final Session session;
   private boolean allPlaced;
 
   /**
-   * The session's nodes, with the requests of pods the last session read taken from {@code memo}.
+   * The session's nodes, with the requests of pods the last session read taken from {@code memo}
+   * and the counts of the nodes it did not change from {@code counted}.
    */
-  ClusterState(Session session, PodRequests memo) {
+  ClusterState(Session session, PodRequests memo, CountedNodes counted) {
     this.session = session;
     this.podRequests = memo.next();
+    this.counted = counted;
     List<NodeInfo> infos = session.nodes();
     List<Node> models = new ArrayList<>(infos.size());
     for (NodeInfo info : infos) {
@@ -77,19 +83,37 @@ final class ClusterState implements EventHandler {
    * nothing (a gang still arriving, nothing pending), and counting every bound pod is the plugin's
    * whole cost in them. Equivalent to counting at session open, because every change to the
    * session's nodes after it comes with an allocate or deallocate event, and each event counts
-   * first; an event whose change the nodes already show is then a no-op.
+   * first; an event whose change the nodes already show is then a no-op. A node that gives the very
+   * task list the last session counted takes that count (see {@link CountedNodes}).
    */
   synchronized void countPods() {
     if (allPlaced) {
       return;
     }
     allPlaced = true;
+    Map<String, CountedNodes.Count> last = counted.last();
+    Map<String, CountedNodes.Count> counts = new HashMap<>();
     for (NodeState node : nodes) {
-      for (TaskInfo task : node.info.tasks()) {
-        place(task, node);
+      List<TaskInfo> tasks = node.info.tasks();
+      CountedNodes.Count had = last.get(node.name);
+      if (had != null && had.tasks() == tasks) {
+        node.take(had);
+        counts.putIfAbsent(node.name, had);
+        continue;
       }
+      for (TaskInfo task : tasks) {
+        if (node.placed(task.uid()) == null) {
+          Pod pod = task.pod();
+          NodeState.Placed before = had == null ? null : had.pods().get(task.uid());
+          PodRequest request =
+              before != null && before.pod() == pod ? before.request() : podRequests.of(pod);
+          node.add(new NodeState.Placed(task, pod, request));
+        }
+      }
+      counts.putIfAbsent(node.name, node.count(tasks));
     }
     podRequests.publish();
+    counted.publish(counts);
   }
 
   @Override
@@ -99,40 +123,38 @@ final class ClusterState implements EventHandler {
     if (node == null) {
       return Status.OK;
     }
-    NodeState.Placed previous = placed.get(task.uid());
-    if (previous != null) {
-      if (previous.node() == node) {
-        return Status.OK;
+    NodeState previous = placedOn(task);
+    if (previous != node) {
+      if (previous != null) {
+        previous.remove(previous.placed(task.uid()));
       }
-      unplace(previous);
+      Pod pod = task.pod();
+      node.add(new NodeState.Placed(task, pod, request(task, pod)));
     }
-    place(task, node);
+    placedByEvent.put(task.uid(), node);
     return Status.OK;
   }
 
   @Override
   public synchronized void deallocated(TaskInfo task) {
     countPods();
-    NodeState.Placed previous = placed.get(task.uid());
+    NodeState previous = placedOn(task);
     if (previous != null) {
-      unplace(previous);
+      previous.remove(previous.placed(task.uid()));
     }
+    placedByEvent.remove(task.uid());
   }
 
-  private void place(TaskInfo task, NodeState node) {
-    if (placed.containsKey(task.uid())) {
-      // Listed on two nodes of the snapshot: the first one counts.
-      return;
+  /**
+   * The node the task is counted on, or null. A counted task is on the node it names (the framework
+   * keeps a task on its node); a task an event placed may name none by the time it is deallocated.
+   */
+  private NodeState placedOn(TaskInfo task) {
+    NodeState node = placedByEvent.get(task.uid());
+    if (node == null) {
+      node = byName.get(task.nodeName());
     }
-    Pod pod = task.pod();
-    NodeState.Placed p = new NodeState.Placed(task, pod, request(task, pod), node);
-    placed.put(task.uid(), p);
-    node.add(p);
-  }
-
-  private void unplace(NodeState.Placed p) {
-    placed.remove(p.task().uid());
-    p.node().remove(p);
+    return node != null && node.placed(task.uid()) != null ? node : null;
   }
 
   /** The task's requests, computed once per session. */

@@ -23,15 +23,20 @@ public final class NodeOrderPlugin implements Plugin {
 
   private final NodeOrderArguments weights;
   private final PodRequests podRequests;
+  private final CountedNodes countedNodes;
 
   public NodeOrderPlugin(NodeOrderArguments weights) {
-    this(weights, new PodRequests());
+    this(weights, new PodRequests(), new CountedNodes());
   }
 
-  /** A plugin that shares {@code podRequests} with the plugins of earlier sessions. */
-  NodeOrderPlugin(NodeOrderArguments weights, PodRequests podRequests) {
+  /**
+   * A plugin that shares {@code podRequests} and {@code countedNodes} with the plugins of earlier
+   * sessions.
+   */
+  NodeOrderPlugin(NodeOrderArguments weights, PodRequests podRequests, CountedNodes countedNodes) {
     this.weights = weights;
     this.podRequests = podRequests;
+    this.countedNodes = countedNodes;
   }
 
   @Override
@@ -44,7 +49,7 @@ public final class NodeOrderPlugin implements Plugin {
     if (weights.imageLocality() == 0 && !weights.anyBatchScorer()) {
       return;
     }
-    ClusterState cluster = new ClusterState(session, podRequests);
+    ClusterState cluster = new ClusterState(session, podRequests, countedNodes);
     extensions.add(ExtensionPoint.EVENT_HANDLER, cluster);
     // Without images on any node every ImageLocality score is 0, the same as registering nothing.
     if (weights.imageLocality() != 0 && cluster.anyImages()) {

@@ -16,6 +16,8 @@ public final class NodeOrderPluginFactory implements PluginFactory {
   /** Shared by the sessions this factory's plugins open, one after another. */
   private final PodRequests podRequests = new PodRequests();
 
+  private final CountedNodes countedNodes = new CountedNodes();
+
   @Override
   public String name() {
     return NodeOrderPlugin.NAME;
@@ -23,6 +25,6 @@ public final class NodeOrderPluginFactory implements PluginFactory {
 
   @Override
   public Plugin create(PluginArguments arguments) {
-    return new NodeOrderPlugin(NodeOrderArguments.from(arguments), podRequests);
+    return new NodeOrderPlugin(NodeOrderArguments.from(arguments), podRequests, countedNodes);
   }
 }

@@ -6,8 +6,8 @@ import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
 import dev.caldera.api.model.Taint;
 import dev.caldera.api.resource.Quantity;
-import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,7 +18,7 @@ import java.util.Map;
 final class NodeState {
 
   /** A task counted on a node, with what the scorers read of it. */
-  record Placed(TaskInfo task, Pod pod, PodRequest request, NodeState node) {}
+  record Placed(TaskInfo task, Pod pod, PodRequest request) {}
 
   /** The session's view of the node (the key of its shared topology counts). */
   final NodeInfo info;
@@ -42,7 +42,10 @@ final class NodeState {
   long memory;
   long gpu;
 
-  private final Map<String, Placed> pods = new LinkedHashMap<>();
+  /** The counted pods by task UID; shared with a published count until {@link #owned}. */
+  private Map<String, Placed> pods = new LinkedHashMap<>();
+
+  private boolean owned = true;
 
   NodeState(NodeInfo info, ImageScores images) {
     Node node = info.node();
@@ -70,12 +73,32 @@ final class NodeState {
     return q == null ? 0 : q.value();
   }
 
-  /** The pods counted on this node, in the order they were added. */
-  Collection<Placed> pods() {
-    return pods.values();
+  /** The pod counted for the task with this UID, or null. */
+  Placed placed(String taskUid) {
+    return pods.get(taskUid);
+  }
+
+  /** Takes a published count: its pods stay shared until this node changes. */
+  void take(CountedNodes.Count count) {
+    pods = count.pods();
+    owned = false;
+    long[] s = count.sums();
+    nonZeroMilliCpu = s[0];
+    nonZeroMemory = s[1];
+    milliCpu = s[2];
+    memory = s[3];
+    gpu = s[4];
+  }
+
+  /** This node's count of {@code tasks}, to publish: from now on a change copies the pods first. */
+  CountedNodes.Count count(List<TaskInfo> tasks) {
+    owned = false;
+    return new CountedNodes.Count(
+        tasks, pods, new long[] {nonZeroMilliCpu, nonZeroMemory, milliCpu, memory, gpu});
   }
 
   void add(Placed p) {
+    own();
     pods.put(p.task().uid(), p);
     PodRequest r = p.request();
     nonZeroMilliCpu += r.nonZeroMilliCpu();
@@ -86,14 +109,23 @@ final class NodeState {
   }
 
   void remove(Placed p) {
-    if (pods.remove(p.task().uid()) == null) {
+    if (!pods.containsKey(p.task().uid())) {
       return;
     }
+    own();
+    pods.remove(p.task().uid());
     PodRequest r = p.request();
     nonZeroMilliCpu -= r.nonZeroMilliCpu();
     nonZeroMemory -= r.nonZeroMemory();
     milliCpu -= r.milliCpu();
     memory -= r.memory();
     gpu -= r.gpu();
+  }
+
+  private void own() {
+    if (!owned) {
+      pods = new LinkedHashMap<>(pods);
+      owned = true;
+    }
   }
 }
