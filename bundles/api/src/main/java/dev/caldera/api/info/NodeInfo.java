@@ -60,7 +60,12 @@ public interface NodeInfo {
     return request.fits(idle());
   }
 
-  /** Tasks on this node (occupying, releasing or pipelined), in the order they were added. */
+  /**
+   * Tasks on this node (occupying, releasing or pipelined), in the order they were added. A
+   * returned list never changes: a node whose tasks change returns a new list, and the framework
+   * returns the same list for as long as they do not (also to the next session, for a node it did
+   * not change), so a plugin may keep what it read of a list while it gets that list again.
+   */
   List<TaskInfo> tasks();
 
   /** How many tasks are on this node. */

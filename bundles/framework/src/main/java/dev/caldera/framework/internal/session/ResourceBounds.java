@@ -25,6 +25,8 @@ final class ResourceBounds {
   /** The largest quantity accepted, in units: {@code Long.MAX_VALUE} thousandths. */
   public static final BigDecimal MAX = BigDecimal.valueOf(Long.MAX_VALUE).movePointLeft(3);
 
+  private static final int INTEGER_DIGITS_OF_MAX = MAX.precision() - MAX.scale();
+
   private ResourceBounds() {}
 
   /**
@@ -84,7 +86,14 @@ final class ResourceBounds {
 
   /** Why one quantity is out of bounds, or null. */
   public static String problem(Quantity q) {
-    if (q.amount().signum() < 0) {
+    BigDecimal amount = q.amount();
+    // Fewer than 16 digits before the point is below MAX: every quantity of every session comes
+    // here, and a BigDecimal keeps its precision once computed, where a comparison is computed
+    // anew.
+    if (amount.signum() >= 0 && amount.precision() - amount.scale() < INTEGER_DIGITS_OF_MAX) {
+      return null;
+    }
+    if (amount.signum() < 0) {
       return Quantity.shown(q.toString()) + " is negative; expected a quantity of at least 0";
     }
     if (q.amount().compareTo(MAX) > 0) {

@@ -14,7 +14,10 @@ import dev.caldera.api.info.TaskInfo;
  * PodTopologySpread on the candidate nodes, normalised over those candidates.
  *
  * <p>Node occupancy follows Volcano's {@code ssn.NodeMap} (see {@link ClusterState}): the plugin
- * registers an event handler to track allocations, pipelines and evictions within the session.
+ * registers an event handler to track allocations, pipelines and evictions within the session. The
+ * pods of each node are counted when the session first scores or allocates; a node that gives the
+ * very task list the last session counted (one the framework carried over unchanged) takes that
+ * count instead ({@link CountedNodes}), so a session reads only the pods of the nodes that changed.
  */
 public final class NodeOrderPlugin implements Plugin {
 
