@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -51,6 +52,27 @@ final class LoadObjects {
   /** A fake node's allocatable (and capacity) resources. */
   static final Map<String, String> NODE_RESOURCES =
       Map.of("cpu", "32", "memory", "128Gi", "pods", "110");
+
+  /**
+   * How many pods of {@code shape} one fake node holds: the least its pods, CPU and memory allow.
+   */
+  static long podsAFakeNodeHolds(PodShape shape) {
+    long holds = Long.parseLong(NODE_RESOURCES.get("pods"));
+    holds = Math.min(holds, timesIn(NODE_RESOURCES.get("cpu"), shape.cpu()));
+    return Math.min(holds, timesIn(NODE_RESOURCES.get("memory"), shape.memory()));
+  }
+
+  private static long timesIn(String allocatable, Quantity request) {
+    BigDecimal each = request.getNumericalAmount();
+    if (each.signum() <= 0) {
+      return Long.MAX_VALUE;
+    }
+    return new Quantity(allocatable)
+        .getNumericalAmount()
+        .divideToIntegralValue(each)
+        .min(BigDecimal.valueOf(Long.MAX_VALUE))
+        .longValue();
+  }
 
   /**
    * Taints that nodes without a kubelet get: admission taints every new node not-ready, and a node

@@ -82,6 +82,10 @@ final class LoadRun {
     Map<String, String> selector;
     String nodes;
     if (settings.createsNodes()) {
+      String overfilled = settings.overfilled(w.pods());
+      if (overfilled != null) {
+        say("warning: " + overfilled);
+      }
       say("creating " + settings.nodes() + " fake nodes");
       cluster.createNodes(settings.nodes(), settings.workers());
       selector = Map.of(LoadObjects.RUN_LABEL, cluster.runId());

@@ -72,6 +72,37 @@ record LoadSettings(
     return Workload.ofAbout(schedule().podsIn(duration.toNanos() / 1e9), gangSize);
   }
 
+  /**
+   * Why {@code pods} are more than the fake nodes of the run hold, or null (also for nodes found by
+   * label, whose room this run does not know). The pods left over stay pending until the clean-up:
+   * a scheduler considers them in every cycle, and the report counts them as never bound.
+   */
+  String overfilled(int pods) {
+    if (!createsNodes()) {
+      return null;
+    }
+    long each = LoadObjects.podsAFakeNodeHolds(pod);
+    long room = each * nodes;
+    if (pods <= room) {
+      return null;
+    }
+    long enough = each == 0 ? -1 : (pods + each - 1) / each;
+    return "the run's "
+        + pods
+        + " pods are more than its "
+        + nodes
+        + " fake nodes hold ("
+        + each
+        + " a node, for pods of cpu "
+        + pod.cpu()
+        + " and memory "
+        + pod.memory()
+        + "): "
+        + (pods - room)
+        + " will stay pending"
+        + (enough < 0 ? "" : "; --nodes " + enough + " holds them all");
+  }
+
   /** What the run submits, in a few words. */
   String describe() {
     String shape = "cpu " + pod.cpu() + ", memory " + pod.memory();

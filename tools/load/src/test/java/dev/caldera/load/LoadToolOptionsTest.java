@@ -104,6 +104,37 @@ class LoadToolOptionsTest {
   }
 
   @Test
+  void aRunThatFitsItsNodes_isNotOverfilled() {
+    // 200 nodes of 110 pods: 22,000 pods of the default shape.
+    assertThat(settings("--duration", "220s").overfilled(22_000)).isNull();
+    assertThat(
+            settings("--nodes", "50", "--backlog", "1000", "--pod-cpu", "1", "--launch", "ks")
+                .overfilled(1_000))
+        .as("50 nodes of 32 CPUs hold 1,600 pods of one CPU")
+        .isNull();
+  }
+
+  @Test
+  void aRunWithMorePodsThanItsNodesHold_saysHowManyStayPending_andHowManyNodesWouldDo() {
+    assertThat(settings("--duration", "300s").overfilled(30_000))
+        .isEqualTo(
+            "the run's 30000 pods are more than its 200 fake nodes hold (110 a node, for pods of"
+                + " cpu 100m and memory 64Mi): 8000 will stay pending; --nodes 273 holds them all");
+    assertThat(settings("--nodes", "10", "--pod-cpu", "4", "--pod-memory", "1Gi").overfilled(100))
+        .as("the CPU is what runs out: 8 pods of 4 CPUs a node")
+        .contains("(8 a node,")
+        .contains(": 20 will stay pending; --nodes 13 holds them all");
+    assertThat(settings("--nodes", "10", "--pod-memory", "64Gi").overfilled(30))
+        .as("the memory: 2 pods of 64Gi a node")
+        .contains("(2 a node,");
+  }
+
+  @Test
+  void nodesFoundByLabel_areNeverOverfilled_theirRoomIsNotKnown() {
+    assertThat(settings("--node-selector", "pool=load").overfilled(1_000_000)).isNull();
+  }
+
+  @Test
   void aBacklog_isWholeGangs_andTakesTheLaunchCommand() {
     LoadSettings s = settings("--backlog", "1000", "--launch", "kube-scheduler --config ks.yaml");
 
