@@ -96,7 +96,7 @@ final class ResourceBounds {
     if (amount.signum() < 0) {
       return Quantity.shown(q.toString()) + " is negative; expected a quantity of at least 0";
     }
-    if (q.amount().compareTo(MAX) > 0) {
+    if (amount.compareTo(MAX) > 0) {
       return Quantity.shown(q.toString())
           + " is too large; expected at most "
           + MAX.toPlainString()
