@@ -13,6 +13,16 @@ public interface ClusterWriter {
   void apply(SessionResult result);
 
   /**
+   * Offered each bind as the session commits it, before the session ends (as Volcano's cache
+   * dispatches a bind when a statement commits): a writer that sends it now returns true, and the
+   * result given to {@link #apply} then leaves it out. The default keeps every bind for {@link
+   * #apply}, as an in-memory cluster that changes only between sessions must.
+   */
+  default boolean bindAtCommit(SessionResult.Bind bind) {
+    return false;
+  }
+
+  /**
    * What the cluster accepted so far, for a writer that applies decisions asynchronously and may
    * see them refused (a real API server); null when every applied decision takes effect at once, as
    * in an in-memory cluster. The loop's bind and eviction counters report these figures when given.

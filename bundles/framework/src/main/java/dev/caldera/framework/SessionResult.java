@@ -5,8 +5,11 @@ import dev.caldera.api.info.Blocker;
 import dev.caldera.api.info.CardUse;
 import dev.caldera.api.model.PodCondition;
 import dev.caldera.api.resource.Quantity;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Everything one session decided, for a cluster writer to apply. Lists are in decision order.
@@ -333,6 +336,28 @@ public record SessionResult(
         long tasksConsidered, long nodesFiltered, long nodesScored, double durationMillis) {
       this(tasksConsidered, nodesFiltered, nodesScored, 0, durationMillis, Map.of(), Map.of());
     }
+  }
+
+  /** This result without {@code sent}, binds a writer took while the session ran. */
+  public SessionResult withoutBinds(Collection<Bind> sent) {
+    if (sent.isEmpty()) {
+      return this;
+    }
+    Set<Bind> left = new HashSet<>(sent);
+    return new SessionResult(
+        sessionUid,
+        binds.stream().filter(b -> !left.contains(b)).toList(),
+        evictions,
+        pipelined,
+        podGroups,
+        queueAllocated,
+        pods,
+        events,
+        stats,
+        waiting,
+        queueQuotas,
+        queueStates,
+        nodeCards);
   }
 
   /** This result with the session's timings in its stats. */

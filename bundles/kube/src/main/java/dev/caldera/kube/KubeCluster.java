@@ -463,6 +463,12 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
     writer.apply(result);
   }
 
+  /** Queues the bind at once, while the session goes on (none while the write gate is shut). */
+  @Override
+  public boolean bindAtCommit(SessionResult.Bind bind) {
+    return writer.bindAtCommit(bind);
+  }
+
   /**
    * Writes are sent only while {@code gate} answers true and the cache is current; checked when a
    * session's result is applied and again before each request (a replica that lost the lease sends

@@ -101,6 +101,19 @@ public final class KubeWriter {
     this.gate = Objects.requireNonNull(gate);
   }
 
+  /**
+   * Queues {@code b} now, while its session goes on, so the API server binds the first gangs of a
+   * long session before the last are decided; false, leaving it to {@link #apply}, while writes are
+   * not allowed.
+   */
+  public boolean bindAtCommit(SessionResult.Bind b) {
+    if (!gate.getAsBoolean()) {
+      return false;
+    }
+    bind(b.pod(), b.node(), b.volumes());
+    return true;
+  }
+
   public void apply(SessionResult r) {
     if (!gate.getAsBoolean()) {
       counters.bindsDropped.add(r.binds().size());

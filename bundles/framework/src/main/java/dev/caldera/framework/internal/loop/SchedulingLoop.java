@@ -305,9 +305,16 @@ public final class SchedulingLoop {
         snapshot = withPolicies(snapshot, policies);
       }
       SessionResult result;
+      List<SessionResult.Bind> sentAtCommit = new ArrayList<>();
       try {
         result =
             new SessionRunner(plugins, conf, podDigests, evictionMemory, carriedStates)
+                .handingOverBindsAtCommit(
+                    bind -> {
+                      if (sendAtCommit(bind)) {
+                        sentAtCommit.add(bind);
+                      }
+                    })
                 .run(snapshot);
       } catch (ConfException e) {
         state.hold(withChecking(e.problems()), List.of());
@@ -318,13 +325,26 @@ public final class SchedulingLoop {
       state.running();
       reportRefusals(result);
       reportInvalidObjects(result);
-      writer.apply(result);
+      writer.apply(result.withoutBinds(sentAtCommit));
       record(started, conf, plugins, snapshot, result);
       reportEvictions(result);
       reportAuditDisagreements(result, started);
       return true;
     } finally {
       use.close();
+    }
+  }
+
+  /**
+   * Offers the writer a bind the session just committed. A writer that fails on it keeps it for the
+   * session's end, where {@link ClusterWriter#apply} gets it and its failure is reported as any
+   * other.
+   */
+  private boolean sendAtCommit(SessionResult.Bind bind) {
+    try {
+      return writer.bindAtCommit(bind);
+    } catch (RuntimeException e) {
+      return false;
     }
   }
 

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * How binds are applied: the one place a session's decisions change task statuses and node
@@ -33,6 +34,7 @@ final class Ledger {
   private final Map<String, NodeState> nodes;
   private List<EventHandler> eventHandlers = List.of();
   private List<PreBindFn> preBinds = List.of();
+  private Consumer<SessionResult.Bind> committedBinds = b -> {};
 
   private final List<SessionResult.Bind> binds = new ArrayList<>();
   private final List<SessionResult.Eviction> evictions = new ArrayList<>();
@@ -72,6 +74,14 @@ final class Ledger {
   /** The handlers told of every change, once every plugin has opened. */
   void eventHandlers(List<EventHandler> handlers) {
     this.eventHandlers = handlers;
+  }
+
+  /**
+   * Who is handed each bind as it is committed, before the session ends (a real cluster's writer
+   * sends it at once); the bind stays among the session's decisions all the same.
+   */
+  void committedBinds(Consumer<SessionResult.Bind> sink) {
+    this.committedBinds = sink;
   }
 
   /** The plugins whose volume decisions each bind carries, in plugin order. */
@@ -212,7 +222,9 @@ final class Ledger {
     if (node != null) {
       node.updateTask(t, old, TaskStatus.BINDING);
     }
-    binds.add(new SessionResult.Bind(t.key(), t.nodeName, preBind(t)));
+    SessionResult.Bind bind = new SessionResult.Bind(t.key(), t.nodeName, preBind(t));
+    binds.add(bind);
+    committedBinds.accept(bind);
     recordEvent(
         "Pod",
         t.key(),

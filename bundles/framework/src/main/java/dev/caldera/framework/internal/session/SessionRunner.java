@@ -32,6 +32,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 
@@ -45,6 +46,7 @@ public final class SessionRunner {
   private final PodDigests digests;
   private final EvictionMemory evictionMemory;
   private final CarriedStates carried;
+  private Consumer<SessionResult.Bind> committedBinds = b -> {};
 
   public SessionRunner(PluginRegistry registry, SchedulerConf conf) {
     this(registry, conf, new PodDigests());
@@ -85,6 +87,16 @@ public final class SessionRunner {
     this.carried = carried;
   }
 
+  /**
+   * Hands {@code sink} each bind as the session commits it (a gang once it is ready), before the
+   * session ends, so that a writer can send it while the session goes on. The binds stay in the
+   * session's result, in the same order.
+   */
+  public SessionRunner handingOverBindsAtCommit(Consumer<SessionResult.Bind> sink) {
+    this.committedBinds = sink;
+    return this;
+  }
+
   /** Runs the session on {@code snapshot}. */
   public SessionResult run(ClusterSnapshot snapshot) throws ConfException {
     List<String> missing = conf.missing(registry);
@@ -99,6 +111,7 @@ public final class SessionRunner {
     EvictionGuard guard = new EvictionGuard(session, evictionRules, evictionMemory);
     session.evictionGuard(guard);
     session.ledger().recordEvents(refused);
+    session.ledger().committedBinds(committedBinds);
     List<Plugin> plugins = openPlugins(session);
     session.freeze();
     session.startAction(QueueLifecycleStep.DRAIN);

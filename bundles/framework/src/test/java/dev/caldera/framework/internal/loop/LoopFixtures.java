@@ -166,5 +166,29 @@ final class LoopFixtures {
     public void apply(SessionResult result) {
       applied.add(result);
     }
+
+    /** What bindAtCommit does: ignore (the default), take or throw. */
+    enum AtCommit {
+      IGNORE,
+      TAKE,
+      THROW
+    }
+
+    volatile AtCommit atCommit = AtCommit.IGNORE;
+    final List<SessionResult.Bind> takenAtCommit = new CopyOnWriteArrayList<>();
+
+    @Override
+    public boolean bindAtCommit(SessionResult.Bind bind) {
+      switch (atCommit) {
+        case TAKE -> {
+          takenAtCommit.add(bind);
+          return true;
+        }
+        case THROW -> throw new IllegalStateException("writer broken");
+        default -> {
+          return false;
+        }
+      }
+    }
   }
 }

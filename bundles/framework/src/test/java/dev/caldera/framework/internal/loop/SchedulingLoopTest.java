@@ -119,6 +119,36 @@ class SchedulingLoopTest {
   }
 
   @Test
+  void cycle_aWriterThatTakesBindsAtCommit_getsThemOnceAndTheSessionStillCountsThem()
+      throws IOException {
+    registry.add(quota, "quota-bundle 1.0.0");
+    cluster.atCommit = OnePodCluster.AtCommit.TAKE;
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(cluster.takenAtCommit)
+        .extracting(b -> b.pod() + "@" + b.node())
+        .containsExactly("ns/p1@n1");
+    assertThat(cluster.applied).hasSize(1);
+    assertThat(cluster.applied.get(0).binds()).as("not applied a second time").isEmpty();
+    assertThat(Lines.session(state.sessions(10).get(0))).contains("binds=1");
+  }
+
+  @Test
+  void cycle_aWriterThatFailsOnABindAtCommit_getsItWithTheSessionsResult() throws IOException {
+    registry.add(quota, "quota-bundle 1.0.0");
+    cluster.atCommit = OnePodCluster.AtCommit.THROW;
+    SchedulingLoop loop = loop();
+
+    assertThat(loop.cycle()).isTrue();
+
+    assertThat(cluster.applied.get(0).binds())
+        .extracting(b -> b.pod() + "@" + b.node())
+        .containsExactly("ns/p1@n1");
+  }
+
+  @Test
   void cycle_runsASessionAppliesItAndNamesThePluginBundles() throws IOException {
     registry.add(quota, "quota-bundle 1.0.0");
     SchedulingLoop loop = loop();

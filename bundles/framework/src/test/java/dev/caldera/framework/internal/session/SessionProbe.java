@@ -41,6 +41,13 @@ final class SessionProbe {
   final List<Pod> pods = new ArrayList<>();
   final List<PodGroup> podGroups = new ArrayList<>();
   final List<Queue> queues = new ArrayList<>(List.of(queue("default")));
+  private Consumer<SessionResult.Bind> committedBinds;
+
+  /** Hands {@code sink} each bind as the session commits it. */
+  SessionProbe handingOverBindsTo(Consumer<SessionResult.Bind> sink) {
+    this.committedBinds = sink;
+    return this;
+  }
 
   /** Adds a plugin whose session-open registers functions. */
   SessionProbe plugin(String name, BiConsumer<Session, Extensions> open) {
@@ -194,6 +201,16 @@ final class SessionProbe {
     ClusterSnapshot snapshot =
         new ClusterSnapshot(
             nodes, pods, podGroups, queues, null, Instant.parse("2026-01-01T00:00:00Z"));
+    if (committedBinds != null) {
+      return new SessionRunner(
+              registry,
+              conf,
+              new PodDigests(),
+              new EvictionMemory(),
+              carried == null ? new CarriedStates() : carried)
+          .handingOverBindsAtCommit(committedBinds)
+          .run(snapshot);
+    }
     if (carried != null) {
       return new SessionRunner(registry, conf, new PodDigests(), new EvictionMemory(), carried)
           .run(snapshot);

@@ -426,6 +426,11 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
     }
   }
 
+  @Override
+  public boolean bindAtCommit(SessionResult.Bind bind) {
+    return active() && cluster.bindAtCommit(bind);
+  }
+
   @Deactivate
   void deactivate() {
     synchronized (this) {
