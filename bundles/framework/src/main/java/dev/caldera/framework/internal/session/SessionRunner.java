@@ -6,7 +6,6 @@ import dev.caldera.api.PluginArgumentException;
 import dev.caldera.api.PluginArguments;
 import dev.caldera.api.PluginFactory;
 import dev.caldera.api.action.Action;
-import dev.caldera.api.info.TaskInfo;
 import dev.caldera.api.info.TaskStatus;
 import dev.caldera.api.model.Node;
 import dev.caldera.api.model.Pod;
@@ -299,115 +298,95 @@ public final class SessionRunner {
     return open(withinBounds(snapshot, podDigests, refused), podDigests, carried);
   }
 
-  /**
-   * A node of the snapshot being opened: the last session's state of it while every task added so
-   * far is the one at the same place there, else a state of its own.
-   */
-  private static final class NodeSlot {
-    final Node node;
-    final int index;
-    NodeState carried;
-    NodeState own;
-    int matched;
+  /** A node of the snapshot being opened ({@link CarriedSlot}). */
+  private static final class NodeSlot extends CarriedSlot<NodeState> {
+    private final Node node;
+    private final int index;
+    private final NodeChangeLog changes;
 
-    NodeSlot(Node node, int index, NodeState carried) {
+    NodeSlot(Node node, int index, NodeChangeLog changes, NodeState carried) {
+      super(carried);
       this.node = node;
       this.index = index;
-      this.carried = carried;
+      this.changes = changes;
     }
 
-    void add(TaskState task, NodeChangeLog changes) {
-      if (carried != null) {
-        List<TaskInfo> had = carried.tasks();
-        if (matched < had.size() && had.get(matched) == task) {
-          matched++;
-          return;
-        }
-        ownFromMatched(changes);
-      } else if (own == null) {
-        own = new NodeState(node, index, changes);
-      }
-      own.addTask(task);
+    @Override
+    NodeState newState() {
+      return new NodeState(node, index, changes);
     }
 
-    private void ownFromMatched(NodeChangeLog changes) {
-      List<TaskInfo> had = carried.tasks();
-      own = new NodeState(node, index, changes);
-      for (int i = 0; i < matched; i++) {
-        own.addTask((TaskState) had.get(i));
-      }
-      carried = null;
+    @Override
+    int openedCount(NodeState state) {
+      return state.taskCount();
     }
 
-    NodeState state(NodeChangeLog changes) {
-      if (carried != null) {
-        if (matched == carried.taskCount()) {
-          carried.reopen(index, changes);
-          return carried;
-        }
-        ownFromMatched(changes);
-      } else if (own == null) {
-        own = new NodeState(node, index, changes);
-      }
-      own.opened();
-      return own;
+    @Override
+    TaskState openedAt(NodeState state, int i) {
+      return (TaskState) state.tasks().get(i);
+    }
+
+    @Override
+    void addTask(NodeState state, TaskState task) {
+      state.addTask(task);
+    }
+
+    @Override
+    void reopen(NodeState state) {
+      state.reopen(index, changes);
+    }
+
+    @Override
+    void opened(NodeState state) {
+      state.opened();
     }
   }
 
-  /** A job being opened, as {@link NodeSlot} for a node. */
-  private static final class JobSlot {
-    final PodGroup podGroup;
-    final String queue;
-    final int priority;
-    JobState carried;
-    JobState own;
-    int matched;
+  /** A job being opened ({@link CarriedSlot}). */
+  private static final class JobSlot extends CarriedSlot<JobState> {
+    private final PodGroup podGroup;
+    private final String queue;
+    private final int priority;
 
     JobSlot(PodGroup podGroup, String queue, int priority, JobState carried) {
+      super(carried);
       this.podGroup = podGroup;
       this.queue = queue;
       this.priority = priority;
-      this.carried = carried;
-      if (carried == null) {
-        own = new JobState(podGroup, queue, priority);
-      }
     }
 
     String uid() {
-      return carried != null ? carried.uid() : own.uid();
+      return building().uid();
     }
 
-    void add(TaskState task) {
-      if (carried != null) {
-        TaskState[] had = carried.addedOrder();
-        if (matched < had.length && had[matched] == task) {
-          matched++;
-          return;
-        }
-        ownFromMatched();
-      }
-      own.addTask(task);
+    @Override
+    JobState newState() {
+      return new JobState(podGroup, queue, priority);
     }
 
-    private void ownFromMatched() {
-      TaskState[] had = carried.addedOrder();
-      own = new JobState(podGroup, queue, priority);
-      for (int i = 0; i < matched; i++) {
-        own.addTask(had[i]);
-      }
-      carried = null;
+    @Override
+    int openedCount(JobState state) {
+      return state.addedOrder().length;
     }
 
-    JobState state() {
-      if (carried != null) {
-        if (matched == carried.addedOrder().length) {
-          carried.reopen();
-          return carried;
-        }
-        ownFromMatched();
-      }
-      own.opened();
-      return own;
+    @Override
+    TaskState openedAt(JobState state, int i) {
+      return state.addedOrder()[i];
+    }
+
+    @Override
+    void addTask(JobState state, TaskState task) {
+      state.addTask(task);
+    }
+
+    @Override
+    void reopen(JobState state) {
+      state.reopen();
+    }
+
+    @Override
+    void opened(JobState state) {
+      state.opened();
     }
   }
 
@@ -444,7 +423,10 @@ public final class SessionRunner {
         NodeState had = carried.nodes().get(n.name());
         NodeSlot slot =
             new NodeSlot(
-                n, nodeSlots.size(), had != null && had.node() == n && !had.touched() ? had : null);
+                n,
+                nodeSlots.size(),
+                nodeChanges,
+                had != null && had.node() == n && !had.touched() ? had : null);
         nodeSlots.add(slot);
         nodeByName.put(n.name(), slot);
       }
@@ -514,14 +496,14 @@ public final class SessionRunner {
           && task.status != TaskStatus.FAILED) {
         NodeSlot node = nodeByName.get(task.nodeName);
         if (node != null) {
-          node.add(task, nodeChanges);
+          node.add(task);
         }
       }
     }
     List<NodeState> nodes = new ArrayList<>(nodeSlots.size());
     Map<String, NodeState> nodeStates = new HashMap<>();
     for (NodeSlot slot : nodeSlots) {
-      NodeState node = slot.state(nodeChanges);
+      NodeState node = slot.state();
       nodes.add(node);
       nodeStates.put(node.name(), node);
     }
