@@ -344,25 +344,25 @@ public record SessionResult(
       return this;
     }
     Set<Bind> left = new HashSet<>(sent);
-    return new SessionResult(
-        sessionUid,
-        binds.stream().filter(b -> !left.contains(b)).toList(),
-        evictions,
-        pipelined,
-        podGroups,
-        queueAllocated,
-        pods,
-        events,
-        stats,
-        waiting,
-        queueQuotas,
-        queueStates,
-        nodeCards);
+    return with(binds.stream().filter(b -> !left.contains(b)).toList(), stats);
   }
 
   /** This result with the session's timings in its stats. */
   public SessionResult withTimings(Map<String, Long> actionNanos, Map<String, Long> functionNanos) {
     SessionStats s = stats == null ? new SessionStats(0, 0, 0, 0) : stats;
+    return with(
+        binds,
+        new SessionStats(
+            s.tasksConsidered(),
+            s.nodesFiltered(),
+            s.nodesScored(),
+            s.nodesReused(),
+            s.durationMillis(),
+            actionNanos,
+            functionNanos));
+  }
+
+  private SessionResult with(List<Bind> binds, SessionStats stats) {
     return new SessionResult(
         sessionUid,
         binds,
@@ -372,14 +372,7 @@ public record SessionResult(
         queueAllocated,
         pods,
         events,
-        new SessionStats(
-            s.tasksConsidered(),
-            s.nodesFiltered(),
-            s.nodesScored(),
-            s.nodesReused(),
-            s.durationMillis(),
-            actionNanos,
-            functionNanos),
+        stats,
         waiting,
         queueQuotas,
         queueStates,
