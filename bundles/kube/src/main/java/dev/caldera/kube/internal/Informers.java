@@ -17,6 +17,8 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.Informable;
 import io.fabric8.kubernetes.client.dsl.Listable;
+import io.fabric8.kubernetes.client.dsl.internal.BaseOperation;
+import io.fabric8.kubernetes.client.dsl.internal.ByteLineWatchManager;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
@@ -378,7 +380,10 @@ public final class Informers implements AutoCloseable {
       // kind is registered (Clients#serialization searches no class path).
       client.getKubernetesSerialization().registerKubernetesResource(kind);
     }
-    SharedIndexInformer<T> informer = source.runnableInformer(0);
+    SharedIndexInformer<T> informer =
+        source instanceof BaseOperation<?, ?, ?> operation
+            ? ByteLineWatchManager.informer(Informers.<T>typed(operation))
+            : source.runnableInformer(0);
     cache.listing(name, true); // until its first list is delivered
     informer.addEventHandler(new Handler<>(name, cache, put, remove));
     informer.exceptionHandler(
@@ -394,6 +399,13 @@ public final class Informers implements AutoCloseable {
     listers.put(name, source::list);
     started.add(informer.start().toCompletableFuture());
     return informer;
+  }
+
+  /** An operation on {@code T} as the watch factory wants it (fabric8's list type is erased). */
+  @SuppressWarnings("unchecked")
+  private static <T extends HasMetadata> BaseOperation<T, KubernetesResourceList<T>, ?> typed(
+      BaseOperation<?, ?, ?> operation) {
+    return (BaseOperation<T, KubernetesResourceList<T>, ?>) operation;
   }
 
   /**

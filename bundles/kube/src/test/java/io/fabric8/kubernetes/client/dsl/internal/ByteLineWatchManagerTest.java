@@ -1,0 +1,186 @@
+package io.fabric8.kubernetes.client.dsl.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodListBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class ByteLineWatchManagerTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void linesAreCutAtNewlinesWhereverTheChunksEnd() {
+    // "ü" and "→" are two and three bytes: every chunk size from 1 to 9 cuts one of them somewhere.
+    String stream = "{\"a\":\"grün\"}\n\n{\"b\":\"x→y\"}\n{\"c\":1}\n{\"d\"";
+    byte[] bytes = stream.getBytes(StandardCharsets.UTF_8);
+    for (int size = 1; size <= 9; size++) {
+      ByteLineWatchManager.Lines lines = new ByteLineWatchManager.Lines();
+      List<String> got = new ArrayList<>();
+      for (int at = 0; at < bytes.length; at += size) {
+        lines.append(ByteBuffer.wrap(bytes, at, Math.min(size, bytes.length - at)));
+        String line;
+        while ((line = lines.next()) != null) {
+          got.add(line);
+        }
+      }
+      assertThat(got)
+          .as("chunks of %d bytes", size)
+          .containsExactly("{\"a\":\"grün\"}", "{\"b\":\"x→y\"}", "{\"c\":1}");
+      lines.append(ByteBuffer.wrap(":2}\n".getBytes(StandardCharsets.UTF_8)));
+      assertThat(lines.next()).isEqualTo("{\"d\":2}");
+      assertThat(lines.next()).isNull();
+    }
+  }
+
+  @Test
+  void aLineLongerThanTheBufferIsKeptWhole() {
+    String longLine = "{\"x\":\"" + "é".repeat(20_000) + "\"}";
+    byte[] bytes = (longLine + "\n").getBytes(StandardCharsets.UTF_8);
+    ByteLineWatchManager.Lines lines = new ByteLineWatchManager.Lines();
+    for (int at = 0; at < bytes.length; at += 1000) {
+      lines.append(ByteBuffer.wrap(bytes, at, Math.min(1000, bytes.length - at)));
+    }
+    assertThat(lines.next()).isEqualTo(longLine);
+    assertThat(lines.next()).isNull();
+  }
+
+  /**
+   * The informer lists, then watches over HTTP: the events arrive in chunks of 7 bytes (lines and
+   * characters cut anywhere) and the store ends as the events say; the watch is this class's.
+   */
+  @Test
+  void anInformerOverHttpWatchesReadsEveryEventOfAChunkedStream() throws Exception {
+    AtomicInteger watches = new AtomicInteger();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext(
+        "/",
+        exchange -> {
+          try (exchange) {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            if (!exchange.getRequestURI().getQuery().contains("watch=true")) {
+              byte[] list =
+                  JSON.writeValueAsBytes(
+                      new PodListBuilder()
+                          .withNewMetadata()
+                          .withResourceVersion("5")
+                          .endMetadata()
+                          .withItems(pod("a", "5", "eins"))
+                          .build());
+              exchange.sendResponseHeaders(200, list.length);
+              exchange.getResponseBody().write(list);
+              return;
+            }
+            exchange.sendResponseHeaders(200, 0); // chunked: each flush below is one chunk
+            if (watches.incrementAndGet() > 1) {
+              sleep(5_000); // later watches: nothing new, held open as the API server does
+              return;
+            }
+            byte[] events =
+                (event("ADDED", pod("b", "6", "zwei → drei"))
+                        + event("MODIFIED", pod("a", "7", "grün"))
+                        + event("ADDED", pod("c", "8", "vier"))
+                        + event("DELETED", pod("c", "9", "vier")))
+                    .getBytes(StandardCharsets.UTF_8);
+            OutputStream out = exchange.getResponseBody();
+            for (int at = 0; at < events.length; at += 7) {
+              out.write(events, at, Math.min(7, events.length - at));
+              out.flush();
+            }
+            sleep(5_000);
+          }
+        });
+    server.start();
+    try {
+      Config config =
+          new ConfigBuilder(Config.empty())
+              .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort() + "/")
+              .withOnlyHttpWatches(true)
+              .withRequestRetryBackoffLimit(0)
+              .build();
+      try (KubernetesClient client =
+          new KubernetesClientBuilder()
+              .withConfig(config)
+              .withHttpClientFactory(new JdkHttpClientFactory())
+              .build()) {
+        SharedIndexInformer<Pod> informer =
+            ByteLineWatchManager.informer(
+                (BaseOperation<Pod, io.fabric8.kubernetes.api.model.PodList, ?>)
+                    client.pods().inAnyNamespace());
+        try {
+          informer.start();
+          long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+          while (true) {
+            try {
+              assertThat(informer.getStore().list())
+                  .extracting(p -> p.getMetadata().getName())
+                  .containsExactlyInAnyOrder("a", "b");
+              assertThat(label(informer, "ns/a")).isEqualTo("grün");
+              assertThat(label(informer, "ns/b")).isEqualTo("zwei → drei");
+              break;
+            } catch (AssertionError notYet) {
+              if (System.nanoTime() > deadline) {
+                throw notYet;
+              }
+              Thread.sleep(20);
+            }
+          }
+          assertThat(informer.lastSyncResourceVersion()).isEqualTo("9");
+          assertThat(informer.isWatching()).isTrue();
+        } finally {
+          informer.stop();
+        }
+      }
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static String label(SharedIndexInformer<Pod> informer, String key) {
+    return informer.getStore().getByKey(key).getMetadata().getAnnotations().get("note");
+  }
+
+  private static Pod pod(String name, String resourceVersion, String note) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withNamespace("ns")
+        .withName(name)
+        .withResourceVersion(resourceVersion)
+        .withAnnotations(Map.of("note", note))
+        .endMetadata()
+        .build();
+  }
+
+  private static String event(String type, Pod pod) throws java.io.IOException {
+    return JSON.writeValueAsString(Map.of("type", type, "object", pod)) + "\n";
+  }
+}
