@@ -33,7 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * so a character whose bytes straddle two chunks is also read right.
  *
  * <p>It lives in fabric8's package because the watch's state and its end are package-private there;
- * the kube bundle embeds the fabric8 jars, so both are loaded by one class loader.
+ * the kube bundle embeds the fabric8 jars, so both are loaded by one class loader. On a fabric8
+ * upgrade, compare {@link #start} with {@code WatchHTTPManager#start} (7.8.0 and 8.0.0 split lines
+ * the same way) and run ByteLineWatchManagerTest and the real-cluster suite.
  */
 public final class ByteLineWatchManager<T extends HasMetadata, L extends KubernetesResourceList<T>>
     extends WatchHTTPManager<T, L> {
