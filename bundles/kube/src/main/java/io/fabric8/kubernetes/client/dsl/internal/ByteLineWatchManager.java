@@ -3,6 +3,7 @@ package io.fabric8.kubernetes.client.dsl.internal;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.KubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ListOptions;
+import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.http.AsyncBody;
@@ -149,12 +150,9 @@ public final class ByteLineWatchManager<T extends HasMetadata, L extends Kuberne
           if (response != null) {
             body = response.body();
             if (!response.isSuccessful()) {
-              if (!onStatus(
-                  OperationSupport.createStatus(response.code(), response.message()), state)) {
-                watchEnded(
-                    new KubernetesClientException(
-                        OperationSupport.createStatus(response.code(), response.message())),
-                    state);
+              Status status = OperationSupport.createStatus(response.code(), response.message());
+              if (!onStatus(status, state)) {
+                watchEnded(new KubernetesClientException(status), state);
               }
             } else {
               resetReconnectAttempts(state);
