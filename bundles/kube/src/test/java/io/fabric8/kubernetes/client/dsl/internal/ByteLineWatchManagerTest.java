@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ByteLineWatchManagerTest {
 
@@ -79,7 +81,7 @@ class ByteLineWatchManagerTest {
         exchange -> {
           try (exchange) {
             exchange.getResponseHeaders().set("Content-Type", "application/json");
-            if (!exchange.getRequestURI().getQuery().contains("watch=true")) {
+            if (!isWatch(exchange.getRequestURI().getQuery())) {
               byte[] list =
                   JSON.writeValueAsBytes(
                       new PodListBuilder()
@@ -155,6 +157,127 @@ class ByteLineWatchManagerTest {
     } finally {
       server.stop(0);
     }
+  }
+
+  /**
+   * A watch the API server ends with 410 Gone (its resource version was compacted away), as a
+   * status event in the stream or as the answer's own status: the informer lists again and watches
+   * from the new list's version, as client-go's reflector does.
+   */
+  @ParameterizedTest(name = "gone as HTTP status: {0}")
+  @ValueSource(booleans = {false, true})
+  void aWatchEndedGoneListsAgainAndWatchesFromTheNewList(boolean goneAsHttpStatus)
+      throws Exception {
+    AtomicInteger lists = new AtomicInteger();
+    List<String> watchQueries = new java.util.concurrent.CopyOnWriteArrayList<>();
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext(
+        "/",
+        exchange -> {
+          try (exchange) {
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            String query = exchange.getRequestURI().getQuery();
+            if (!isWatch(query)) {
+              boolean first = lists.incrementAndGet() == 1;
+              byte[] list =
+                  JSON.writeValueAsBytes(
+                      first
+                          ? new PodListBuilder()
+                              .withNewMetadata()
+                              .withResourceVersion("5")
+                              .endMetadata()
+                              .withItems(pod("a", "5", "eins"), pod("b", "5", "zwei"))
+                              .build()
+                          : new PodListBuilder()
+                              .withNewMetadata()
+                              .withResourceVersion("20")
+                              .endMetadata()
+                              .withItems(pod("a", "20", "neu"), pod("d", "19", "vier"))
+                              .build());
+              exchange.sendResponseHeaders(200, list.length);
+              exchange.getResponseBody().write(list);
+              return;
+            }
+            watchQueries.add(query);
+            if (goneAsHttpStatus && watchQueries.size() == 1) {
+              exchange.sendResponseHeaders(410, -1);
+              return;
+            }
+            exchange.sendResponseHeaders(200, 0);
+            if (watchQueries.size() == 1) {
+              String gone =
+                  JSON.writeValueAsString(
+                          Map.of(
+                              "type",
+                              "ERROR",
+                              "object",
+                              Map.of(
+                                  "kind", "Status",
+                                  "apiVersion", "v1",
+                                  "status", "Failure",
+                                  "reason", "Expired",
+                                  "message", "too old resource version: 5 (15)",
+                                  "code", 410)))
+                      + "\n";
+              exchange.getResponseBody().write(gone.getBytes(StandardCharsets.UTF_8));
+              exchange.getResponseBody().flush();
+            }
+            sleep(5_000);
+          }
+        });
+    server.start();
+    try (KubernetesClient client = httpWatchClient(server)) {
+      SharedIndexInformer<Pod> informer =
+          ByteLineWatchManager.informer(
+              (BaseOperation<Pod, io.fabric8.kubernetes.api.model.PodList, ?>)
+                  client.pods().inAnyNamespace());
+      try {
+        informer.start();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+          try {
+            assertThat(informer.getStore().list())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactlyInAnyOrder("a", "d");
+            assertThat(label(informer, "ns/a")).isEqualTo("neu");
+            assertThat(watchQueries).hasSize(2);
+            break;
+          } catch (AssertionError notYet) {
+            if (System.nanoTime() > deadline) {
+              throw notYet;
+            }
+            Thread.sleep(20);
+          }
+        }
+        assertThat(lists).hasValue(2);
+        assertThat(watchQueries.get(0)).contains("resourceVersion=5");
+        assertThat(watchQueries.get(1)).contains("resourceVersion=20");
+        assertThat(informer.lastSyncResourceVersion()).isEqualTo("20");
+      } finally {
+        informer.stop();
+      }
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  private static KubernetesClient httpWatchClient(HttpServer server) {
+    Config config =
+        new ConfigBuilder(Config.empty())
+            .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort() + "/")
+            .withOnlyHttpWatches(true)
+            .withRequestRetryBackoffLimit(0)
+            .build();
+    return new KubernetesClientBuilder()
+        .withConfig(config)
+        .withHttpClientFactory(new JdkHttpClientFactory())
+        .build();
+  }
+
+  /** A relist after 410 Gone asks for a consistent read: no query at all. */
+  private static boolean isWatch(String query) {
+    return query != null && query.contains("watch=true");
   }
 
   private static void sleep(long millis) {
