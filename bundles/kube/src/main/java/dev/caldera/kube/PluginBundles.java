@@ -3,6 +3,7 @@ package dev.caldera.kube;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.caldera.kube.internal.ApiErrors;
 import dev.caldera.kube.internal.ApiRequests;
+import dev.caldera.kube.internal.Informers;
 import dev.caldera.kube.internal.PluginBundleSpec;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.MicroTime;
@@ -190,10 +191,8 @@ public final class PluginBundles implements AutoCloseable {
   /** Starts watching the objects; the first full list triggers the first reconciliation. */
   private void watch() {
     SharedIndexInformer<GenericKubernetesResource> i =
-        client
-            .genericKubernetesResources(PLUGIN_BUNDLES)
-            .inNamespace(namespace)
-            .runnableInformer(0);
+        Informers.runnableInformer(
+            client.genericKubernetesResources(PLUGIN_BUNDLES).inNamespace(namespace));
     i.exceptionHandler(
         (isStarted, t) -> {
           String problem = listProblem(namespace, t);

@@ -380,10 +380,7 @@ public final class Informers implements AutoCloseable {
       // kind is registered (Clients#serialization searches no class path).
       client.getKubernetesSerialization().registerKubernetesResource(kind);
     }
-    SharedIndexInformer<T> informer =
-        source instanceof BaseOperation<?, ?, ?> operation
-            ? ByteLineWatchManager.informer(Informers.<T>typed(operation))
-            : source.runnableInformer(0);
+    SharedIndexInformer<T> informer = runnableInformer(source);
     cache.listing(name, true); // until its first list is delivered
     informer.addEventHandler(new Handler<>(name, cache, put, remove));
     informer.exceptionHandler(
@@ -399,6 +396,18 @@ public final class Informers implements AutoCloseable {
     listers.put(name, source::list);
     started.add(informer.start().toCompletableFuture());
     return informer;
+  }
+
+  /**
+   * {@code source.runnableInformer(0)}, with its HTTP watches split on bytes ({@link
+   * ByteLineWatchManager}) when {@code source} is one of fabric8's operations, as every source of
+   * its client is.
+   */
+  public static <T extends HasMetadata> SharedIndexInformer<T> runnableInformer(
+      Informable<T> source) {
+    return source instanceof BaseOperation<?, ?, ?> operation
+        ? ByteLineWatchManager.informer(Informers.<T>typed(operation))
+        : source.runnableInformer(0);
   }
 
   /** An operation on {@code T} as the watch factory wants it (fabric8's list type is erased). */

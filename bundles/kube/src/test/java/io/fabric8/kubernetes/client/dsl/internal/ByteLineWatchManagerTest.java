@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import dev.caldera.kube.internal.Informers;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodListBuilder;
@@ -11,6 +13,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
 import java.io.OutputStream;
@@ -25,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ByteLineWatchManagerTest {
@@ -67,12 +71,43 @@ class ByteLineWatchManagerTest {
     assertThat(lines.next()).isNull();
   }
 
+  /** How a test's informer is made: as the cluster's kinds get theirs, or as PluginBundles does. */
+  enum Source {
+    POD_OPERATION {
+      @Override
+      SharedIndexInformer<? extends HasMetadata> informer(KubernetesClient client) {
+        return ByteLineWatchManager.informer(
+            (BaseOperation<Pod, io.fabric8.kubernetes.api.model.PodList, ?>)
+                client.pods().inAnyNamespace());
+      }
+    },
+    GENERIC_THROUGH_INFORMERS {
+      @Override
+      SharedIndexInformer<? extends HasMetadata> informer(KubernetesClient client) {
+        return Informers.runnableInformer(
+            client
+                .genericKubernetesResources(
+                    new ResourceDefinitionContext.Builder()
+                        .withVersion("v1")
+                        .withKind("Pod")
+                        .withPlural("pods")
+                        .withNamespaced(true)
+                        .build())
+                .inAnyNamespace());
+      }
+    };
+
+    abstract SharedIndexInformer<? extends HasMetadata> informer(KubernetesClient client);
+  }
+
   /**
    * The informer lists, then watches over HTTP: the events arrive in chunks of 7 bytes (lines and
-   * characters cut anywhere) and the store ends as the events say; the watch is this class's.
+   * characters cut anywhere) and the store ends as the events say; the watch is this class's, for a
+   * typed kind and for a generic one alike.
    */
-  @Test
-  void anInformerOverHttpWatchesReadsEveryEventOfAChunkedStream() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Source.class)
+  void anInformerOverHttpWatchesReadsEveryEventOfAChunkedStream(Source source) throws Exception {
     AtomicInteger watches = new AtomicInteger();
     HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
@@ -115,21 +150,8 @@ class ByteLineWatchManagerTest {
         });
     server.start();
     try {
-      Config config =
-          new ConfigBuilder(Config.empty())
-              .withMasterUrl("http://127.0.0.1:" + server.getAddress().getPort() + "/")
-              .withOnlyHttpWatches(true)
-              .withRequestRetryBackoffLimit(0)
-              .build();
-      try (KubernetesClient client =
-          new KubernetesClientBuilder()
-              .withConfig(config)
-              .withHttpClientFactory(new JdkHttpClientFactory())
-              .build()) {
-        SharedIndexInformer<Pod> informer =
-            ByteLineWatchManager.informer(
-                (BaseOperation<Pod, io.fabric8.kubernetes.api.model.PodList, ?>)
-                    client.pods().inAnyNamespace());
+      try (KubernetesClient client = httpWatchClient(server)) {
+        SharedIndexInformer<? extends HasMetadata> informer = source.informer(client);
         try {
           informer.start();
           long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
@@ -288,7 +310,7 @@ class ByteLineWatchManagerTest {
     }
   }
 
-  private static String label(SharedIndexInformer<Pod> informer, String key) {
+  private static String label(SharedIndexInformer<? extends HasMetadata> informer, String key) {
     return informer.getStore().getByKey(key).getMetadata().getAnnotations().get("note");
   }
 
