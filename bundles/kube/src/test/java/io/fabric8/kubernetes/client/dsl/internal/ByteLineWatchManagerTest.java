@@ -154,23 +154,16 @@ class ByteLineWatchManagerTest {
         SharedIndexInformer<? extends HasMetadata> informer = source.informer(client);
         try {
           informer.start();
-          long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-          while (true) {
-            try {
-              assertThat(informer.getStore().list())
-                  .extracting(p -> p.getMetadata().getName())
-                  .containsExactlyInAnyOrder("a", "b");
-              assertThat(label(informer, "ns/a")).isEqualTo("grün");
-              assertThat(label(informer, "ns/b")).isEqualTo("zwei → drei");
-              break;
-            } catch (AssertionError notYet) {
-              if (System.nanoTime() > deadline) {
-                throw notYet;
-              }
-              Thread.sleep(20);
-            }
-          }
-          assertThat(informer.lastSyncResourceVersion()).isEqualTo("9");
+          eventually(
+              () -> {
+                assertThat(informer.getStore().list())
+                    .extracting(p -> p.getMetadata().getName())
+                    .containsExactlyInAnyOrder("a", "b");
+                assertThat(label(informer, "ns/a")).isEqualTo("grün");
+                assertThat(label(informer, "ns/b")).isEqualTo("zwei → drei");
+                // The store holds a and b from the second event on: wait for the last one.
+                assertThat(informer.lastSyncResourceVersion()).isEqualTo("9");
+              });
           assertThat(informer.isWatching()).isTrue();
         } finally {
           informer.stop();
@@ -256,22 +249,14 @@ class ByteLineWatchManagerTest {
                   client.pods().inAnyNamespace());
       try {
         informer.start();
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (true) {
-          try {
-            assertThat(informer.getStore().list())
-                .extracting(p -> p.getMetadata().getName())
-                .containsExactlyInAnyOrder("a", "d");
-            assertThat(label(informer, "ns/a")).isEqualTo("neu");
-            assertThat(watchQueries).hasSize(2);
-            break;
-          } catch (AssertionError notYet) {
-            if (System.nanoTime() > deadline) {
-              throw notYet;
-            }
-            Thread.sleep(20);
-          }
-        }
+        eventually(
+            () -> {
+              assertThat(informer.getStore().list())
+                  .extracting(p -> p.getMetadata().getName())
+                  .containsExactlyInAnyOrder("a", "d");
+              assertThat(label(informer, "ns/a")).isEqualTo("neu");
+              assertThat(watchQueries).hasSize(2);
+            });
         assertThat(lists).hasValue(2);
         assertThat(watchQueries.get(0)).contains("resourceVersion=5");
         assertThat(watchQueries.get(1)).contains("resourceVersion=20");
@@ -281,6 +266,22 @@ class ByteLineWatchManagerTest {
       }
     } finally {
       server.stop(0);
+    }
+  }
+
+  /** Waits until {@code assertions} hold, for 20 s at most; then their last failure is thrown. */
+  private static void eventually(Runnable assertions) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    while (true) {
+      try {
+        assertions.run();
+        return;
+      } catch (AssertionError notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+        Thread.sleep(20);
+      }
     }
   }
 
