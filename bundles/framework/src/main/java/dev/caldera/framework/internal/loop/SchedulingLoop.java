@@ -218,6 +218,11 @@ public final class SchedulingLoop {
     }
   }
 
+  /** Whether {@link #stop} has begun: from then on, no session starts. */
+  synchronized boolean stopping() {
+    return executor != null && executor.isShutdown();
+  }
+
   /**
    * One cycle that never ends the loop, except out of memory: any other throwable (a plugin's bug,
    * a {@link StackOverflowError}, a linkage error of a half-gone bundle) is reported and the

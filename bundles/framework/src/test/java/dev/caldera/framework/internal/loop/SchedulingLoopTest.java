@@ -593,6 +593,13 @@ class SchedulingLoopTest {
 
     CompletableFuture<Boolean> stopped =
         CompletableFuture.supplyAsync(() -> loop.stop(Duration.ofSeconds(30)));
+    // Released only once the stop has begun: released before, the session would end and the next
+    // one start (5 ms later) while the stop is still on its way, as on a busy machine it was.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!loop.stopping() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertThat(loop.stopping()).isTrue();
     assertThat(stopped).isNotDone();
     release.countDown();
 
