@@ -38,6 +38,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -595,10 +596,7 @@ class SchedulingLoopTest {
         CompletableFuture.supplyAsync(() -> loop.stop(Duration.ofSeconds(30)));
     // Released only once the stop has begun: released before, the session would end and the next
     // one start (5 ms later) while the stop is still on its way, as on a busy machine it was.
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!loop.stopping() && System.nanoTime() < deadline) {
-      Thread.sleep(1);
-    }
+    waitFor(loop::stopping);
     assertThat(loop.stopping()).isTrue();
     assertThat(stopped).isNotDone();
     release.countDown();
@@ -837,10 +835,7 @@ class SchedulingLoopTest {
             null);
     loop.start();
     assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (state.health().ready() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    waitFor(() -> !state.health().ready());
     Health stuck = state.health();
     release.countDown();
 
@@ -849,10 +844,7 @@ class SchedulingLoopTest {
     assertThat(stuck.state()).isEqualTo("stuck");
     assertThat(stuck.reasons())
         .anySatisfy(r -> assertThat(r).contains("past the session deadline (PT0.2S)"));
-    deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!state.health().ready() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    waitFor(() -> state.health().ready());
     assertThat(state.health().ready()).isTrue();
     assertThat(state.health().state()).isEqualTo("running");
     loop.stop(Duration.ofSeconds(30));
@@ -908,10 +900,7 @@ class SchedulingLoopTest {
     assertThat(stuck.ready()).isFalse();
     assertThat(stuck.reasons())
         .anySatisfy(r -> assertThat(r).contains("has not finished a cycle since"));
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!state.health().live() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
+    waitFor(() -> state.health().live());
     assertThat(state.health().live()).isTrue();
     loop.stop(Duration.ofSeconds(30));
   }
@@ -1023,11 +1012,16 @@ class SchedulingLoopTest {
   private static final Duration AN_HOUR = Duration.ofHours(1);
 
   private void awaitSessions(long n) throws InterruptedException {
+    waitFor(() -> state.sessionCount() >= n);
+    assertThat(state.sessionCount()).as("sessions run").isGreaterThanOrEqualTo(n);
+  }
+
+  /** Polls {@code condition} until it holds or 30 s passed; the caller asserts what it needs. */
+  private static void waitFor(BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (state.sessionCount() < n && System.nanoTime() < deadline) {
+    while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
       Thread.sleep(5);
     }
-    assertThat(state.sessionCount()).as("sessions run").isGreaterThanOrEqualTo(n);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.fabric8.kubernetes.client.dsl.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 import dev.caldera.kube.internal.Informers;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -109,65 +110,60 @@ class ByteLineWatchManagerTest {
   @EnumSource(Source.class)
   void anInformerOverHttpWatchesReadsEveryEventOfAChunkedStream(Source source) throws Exception {
     AtomicInteger watches = new AtomicInteger();
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.setExecutor(Executors.newCachedThreadPool());
-    server.createContext(
-        "/",
-        exchange -> {
-          try (exchange) {
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            if (!isWatch(exchange.getRequestURI().getQuery())) {
-              byte[] list =
-                  JSON.writeValueAsBytes(
-                      new PodListBuilder()
-                          .withNewMetadata()
-                          .withResourceVersion("5")
-                          .endMetadata()
-                          .withItems(pod("a", "5", "eins"))
-                          .build());
-              exchange.sendResponseHeaders(200, list.length);
-              exchange.getResponseBody().write(list);
-              return;
-            }
-            exchange.sendResponseHeaders(200, 0); // chunked: each flush below is one chunk
-            if (watches.incrementAndGet() > 1) {
-              sleep(5_000); // later watches: nothing new, held open as the API server does
-              return;
-            }
-            byte[] events =
-                (event("ADDED", pod("b", "6", "zwei → drei"))
-                        + event("MODIFIED", pod("a", "7", "grün"))
-                        + event("ADDED", pod("c", "8", "vier"))
-                        + event("DELETED", pod("c", "9", "vier")))
-                    .getBytes(StandardCharsets.UTF_8);
-            OutputStream out = exchange.getResponseBody();
-            for (int at = 0; at < events.length; at += 7) {
-              out.write(events, at, Math.min(7, events.length - at));
-              out.flush();
-            }
-            sleep(5_000);
-          }
-        });
-    server.start();
-    try {
-      try (KubernetesClient client = httpWatchClient(server)) {
-        SharedIndexInformer<? extends HasMetadata> informer = source.informer(client);
-        try {
-          informer.start();
-          eventually(
-              () -> {
-                assertThat(informer.getStore().list())
-                    .extracting(p -> p.getMetadata().getName())
-                    .containsExactlyInAnyOrder("a", "b");
-                assertThat(label(informer, "ns/a")).isEqualTo("grün");
-                assertThat(label(informer, "ns/b")).isEqualTo("zwei → drei");
-                // The store holds a and b from the second event on: wait for the last one.
-                assertThat(informer.lastSyncResourceVersion()).isEqualTo("9");
-              });
-          assertThat(informer.isWatching()).isTrue();
-        } finally {
-          informer.stop();
-        }
+    HttpServer server =
+        serve(
+            exchange -> {
+              try (exchange) {
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                if (!isWatch(exchange.getRequestURI().getQuery())) {
+                  byte[] list =
+                      JSON.writeValueAsBytes(
+                          new PodListBuilder()
+                              .withNewMetadata()
+                              .withResourceVersion("5")
+                              .endMetadata()
+                              .withItems(pod("a", "5", "eins"))
+                              .build());
+                  exchange.sendResponseHeaders(200, list.length);
+                  exchange.getResponseBody().write(list);
+                  return;
+                }
+                exchange.sendResponseHeaders(200, 0); // chunked: each flush below is one chunk
+                if (watches.incrementAndGet() > 1) {
+                  sleep(5_000); // later watches: nothing new, held open as the API server does
+                  return;
+                }
+                byte[] events =
+                    (event("ADDED", pod("b", "6", "zwei → drei"))
+                            + event("MODIFIED", pod("a", "7", "grün"))
+                            + event("ADDED", pod("c", "8", "vier"))
+                            + event("DELETED", pod("c", "9", "vier")))
+                        .getBytes(StandardCharsets.UTF_8);
+                OutputStream out = exchange.getResponseBody();
+                for (int at = 0; at < events.length; at += 7) {
+                  out.write(events, at, Math.min(7, events.length - at));
+                  out.flush();
+                }
+                sleep(5_000);
+              }
+            });
+    try (KubernetesClient client = httpWatchClient(server)) {
+      SharedIndexInformer<? extends HasMetadata> informer = source.informer(client);
+      try {
+        informer.start();
+        eventually(
+            () -> {
+              assertThat(informer.getStore().list())
+                  .extracting(p -> p.getMetadata().getName())
+                  .containsExactlyInAnyOrder("a", "b");
+              assertThat(label(informer, "ns/a")).isEqualTo("grün");
+              assertThat(label(informer, "ns/b")).isEqualTo("zwei → drei");
+              // The store holds a and b from the second event on: wait for the last one.
+              assertThat(informer.lastSyncResourceVersion()).isEqualTo("9");
+            });
+        assertThat(informer.isWatching()).isTrue();
+      } finally {
+        informer.stop();
       }
     } finally {
       server.stop(0);
@@ -185,68 +181,62 @@ class ByteLineWatchManagerTest {
       throws Exception {
     AtomicInteger lists = new AtomicInteger();
     List<String> watchQueries = new java.util.concurrent.CopyOnWriteArrayList<>();
-    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.setExecutor(Executors.newCachedThreadPool());
-    server.createContext(
-        "/",
-        exchange -> {
-          try (exchange) {
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            String query = exchange.getRequestURI().getQuery();
-            if (!isWatch(query)) {
-              boolean first = lists.incrementAndGet() == 1;
-              byte[] list =
-                  JSON.writeValueAsBytes(
-                      first
-                          ? new PodListBuilder()
-                              .withNewMetadata()
-                              .withResourceVersion("5")
-                              .endMetadata()
-                              .withItems(pod("a", "5", "eins"), pod("b", "5", "zwei"))
-                              .build()
-                          : new PodListBuilder()
-                              .withNewMetadata()
-                              .withResourceVersion("20")
-                              .endMetadata()
-                              .withItems(pod("a", "20", "neu"), pod("d", "19", "vier"))
-                              .build());
-              exchange.sendResponseHeaders(200, list.length);
-              exchange.getResponseBody().write(list);
-              return;
-            }
-            watchQueries.add(query);
-            if (goneAsHttpStatus && watchQueries.size() == 1) {
-              exchange.sendResponseHeaders(410, -1);
-              return;
-            }
-            exchange.sendResponseHeaders(200, 0);
-            if (watchQueries.size() == 1) {
-              String gone =
-                  JSON.writeValueAsString(
-                          Map.of(
-                              "type",
-                              "ERROR",
-                              "object",
+    HttpServer server =
+        serve(
+            exchange -> {
+              try (exchange) {
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                String query = exchange.getRequestURI().getQuery();
+                if (!isWatch(query)) {
+                  boolean first = lists.incrementAndGet() == 1;
+                  byte[] list =
+                      JSON.writeValueAsBytes(
+                          first
+                              ? new PodListBuilder()
+                                  .withNewMetadata()
+                                  .withResourceVersion("5")
+                                  .endMetadata()
+                                  .withItems(pod("a", "5", "eins"), pod("b", "5", "zwei"))
+                                  .build()
+                              : new PodListBuilder()
+                                  .withNewMetadata()
+                                  .withResourceVersion("20")
+                                  .endMetadata()
+                                  .withItems(pod("a", "20", "neu"), pod("d", "19", "vier"))
+                                  .build());
+                  exchange.sendResponseHeaders(200, list.length);
+                  exchange.getResponseBody().write(list);
+                  return;
+                }
+                watchQueries.add(query);
+                if (goneAsHttpStatus && watchQueries.size() == 1) {
+                  exchange.sendResponseHeaders(410, -1);
+                  return;
+                }
+                exchange.sendResponseHeaders(200, 0);
+                if (watchQueries.size() == 1) {
+                  String gone =
+                      JSON.writeValueAsString(
                               Map.of(
-                                  "kind", "Status",
-                                  "apiVersion", "v1",
-                                  "status", "Failure",
-                                  "reason", "Expired",
-                                  "message", "too old resource version: 5 (15)",
-                                  "code", 410)))
-                      + "\n";
-              exchange.getResponseBody().write(gone.getBytes(StandardCharsets.UTF_8));
-              exchange.getResponseBody().flush();
-            }
-            sleep(5_000);
-          }
-        });
-    server.start();
+                                  "type",
+                                  "ERROR",
+                                  "object",
+                                  Map.of(
+                                      "kind", "Status",
+                                      "apiVersion", "v1",
+                                      "status", "Failure",
+                                      "reason", "Expired",
+                                      "message", "too old resource version: 5 (15)",
+                                      "code", 410)))
+                          + "\n";
+                  exchange.getResponseBody().write(gone.getBytes(StandardCharsets.UTF_8));
+                  exchange.getResponseBody().flush();
+                }
+                sleep(5_000);
+              }
+            });
     try (KubernetesClient client = httpWatchClient(server)) {
-      SharedIndexInformer<Pod> informer =
-          ByteLineWatchManager.informer(
-              (BaseOperation<Pod, io.fabric8.kubernetes.api.model.PodList, ?>)
-                  client.pods().inAnyNamespace());
+      SharedIndexInformer<? extends HasMetadata> informer = Source.POD_OPERATION.informer(client);
       try {
         informer.start();
         eventually(
@@ -283,6 +273,15 @@ class ByteLineWatchManagerTest {
         Thread.sleep(20);
       }
     }
+  }
+
+  /** A loopback server, started, that answers every request with {@code handler}. */
+  private static HttpServer serve(HttpHandler handler) throws java.io.IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.setExecutor(Executors.newCachedThreadPool());
+    server.createContext("/", handler);
+    server.start();
+    return server;
   }
 
   private static KubernetesClient httpWatchClient(HttpServer server) {
