@@ -183,16 +183,22 @@ public final class SyntheticCluster implements SessionTarget {
     for (Map.Entry<String, SessionResult.PodGroupStatus> e : result.podGroups().entrySet()) {
       Integer i = podGroupIndex.get(e.getKey());
       if (i != null) {
-        PodGroup g = podGroups[i];
         SessionResult.PodGroupStatus s = e.getValue();
-        podGroups[i] = g.withStatus(s.phase(), s.conditions());
+        PodGroup updated = podGroups[i].withStatus(s.phase(), s.conditions());
+        // A write that changes nothing leaves the object as it was, as on an API server, so the
+        // next session takes the job's state again instead of opening it anew.
+        if (!updated.equals(podGroups[i])) {
+          podGroups[i] = updated;
+        }
       }
     }
     for (Map.Entry<String, Map<String, Quantity>> e : result.queueAllocated().entrySet()) {
       Integer i = queueIndex.get(e.getKey());
       if (i != null) {
-        Queue q = queues[i];
-        queues[i] = q.withAllocated(e.getValue());
+        Queue updated = queues[i].withAllocated(e.getValue());
+        if (!updated.equals(queues[i])) {
+          queues[i] = updated;
+        }
       }
     }
   }

@@ -175,6 +175,26 @@ class SyntheticClusterTest {
   }
 
   @Test
+  void apply_keepsTheObjectsAWriteDoesNotChange() {
+    SyntheticCluster c = SyntheticCluster.generate(2, 4, 1, 2);
+    ClusterSnapshot before = c.snapshot();
+    PodGroup job1 = before.podGroups().get(1);
+
+    c.apply(
+        result(
+            List.of(),
+            List.of(),
+            Map.of(
+                "bench/job-1",
+                new SessionResult.PodGroupStatus(job1.phase(), 0, 0, 0, job1.conditions(), false)),
+            Map.of("queue-00", before.queues().get(0).allocated())));
+
+    ClusterSnapshot after = c.snapshot();
+    assertThat(after.podGroups().get(1)).isSameAs(job1);
+    assertThat(after.queues().get(0)).isSameAs(before.queues().get(0));
+  }
+
+  @Test
   void copy_isIndependentOfTheOriginal() {
     SyntheticCluster c = SyntheticCluster.generate(2, 4, 1, 2);
     SyntheticCluster copy = c.copy();
