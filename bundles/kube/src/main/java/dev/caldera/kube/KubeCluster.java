@@ -76,8 +76,15 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   /** The events that may wait to be written (client-go's {@code maxQueuedEvents}). */
   private static final int EVENTS_WAITING = 1_000;
 
-  /** How long {@link #close()} waits for the writes already queued. */
+  /** How long {@link #close()} waits for the binds, evictions and statuses already queued. */
   private static final Duration STOP_DRAIN = Duration.ofSeconds(10);
+
+  /**
+   * How long {@link #close()} then gives the events still queued; the rest are dropped. A start
+   * with a backlog queues up to {@link #EVENTS_WAITING} {@code Scheduled} events, seconds of writes
+   * on a busy API server, and waiting for them would hold the lease from the next leader.
+   */
+  private static final Duration EVENTS_AT_STOP = Duration.ofSeconds(1);
 
   /**
    * How long a status check or a snapshot waits for the cache to receive a list the informers are
@@ -485,14 +492,22 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
     return counterView;
   }
 
-  /** Waits until no write is queued or running; false on timeout. */
+  /** Waits until no write, event or decision, is queued or running; false on timeout. */
   public boolean awaitWritesIdle(Duration timeout) throws InterruptedException {
-    // The reports kept back by the throttles are sent first.
-    statusThrottle.drain();
-    warningThrottle.drain();
     long deadline = System.nanoTime() + timeout.toNanos();
-    return writes.awaitIdle(timeout)
+    warningThrottle.drain();
+    return awaitDecisionsWritten(timeout)
         && eventWrites.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+  }
+
+  /**
+   * Waits until the binds, evictions and status writes queued so far have been answered (the
+   * statuses kept back by the throttle are sent first); events may still be queued. False on
+   * timeout.
+   */
+  public boolean awaitDecisionsWritten(Duration timeout) throws InterruptedException {
+    statusThrottle.drain();
+    return writes.awaitIdle(timeout);
   }
 
   /**
@@ -535,22 +550,35 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   }
 
   /**
-   * Stops the informers and the writer. Closes the connection after the writes of the sessions
-   * already run have been sent, or after {@link #STOP_DRAIN} (well inside Kubernetes' default 30 s
-   * termination grace period): a bind or status dropped at stop would leave the server behind the
-   * scheduler's last decisions; writes still queued then are dropped.
+   * Stops the informers and the writer. Closes the connection after the binds, evictions and
+   * statuses of the sessions already run have been sent, or after {@link #STOP_DRAIN} (well inside
+   * Kubernetes' default 30 s termination grace period): a decision dropped at stop would leave the
+   * server behind the scheduler's last sessions; writes still queued then are dropped. Events get
+   * {@link #EVENTS_AT_STOP} more, and those still queued then are dropped, as client-go's event
+   * broadcaster's are when its process ends.
    */
   @Override
   public synchronized void close() {
     try {
-      if (!awaitWritesIdle(STOP_DRAIN)) {
+      if (!awaitDecisionsWritten(STOP_DRAIN)) {
         LOG.log(
             Level.WARNING,
             () ->
-                counters.writesInFlight()
+                writes.waiting()
                     + " writes not sent within "
                     + STOP_DRAIN.toSeconds()
                     + " s of stopping; the next leader's sessions decide those pods again");
+      }
+      warningThrottle.drain();
+      if (!eventWrites.awaitIdle(EVENTS_AT_STOP)) {
+        LOG.log(
+            Level.INFO,
+            () ->
+                "stopping: "
+                    + eventWrites.waiting()
+                    + " events not written within "
+                    + EVENTS_AT_STOP.toSeconds()
+                    + " s are dropped (every bind and status was written)");
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -561,7 +589,7 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
     throttleTimer.shutdownNow();
     informers.close();
     writes.close();
-    eventWrites.close();
+    eventWrites.closeNow();
     if (ownsClient) {
       client.close();
     }

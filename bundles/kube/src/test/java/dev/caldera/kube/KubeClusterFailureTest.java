@@ -366,6 +366,41 @@ class KubeClusterFailureTest {
     }
   }
 
+  @Test
+  void stopping_sendsEveryBind_andDropsTheEventsASlowServerHasNotTaken() throws Exception {
+    api.node("n1", "8", "16Gi");
+    List<SessionResult.Bind> binds = new java.util.ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      api.pod("ns1", "p" + i).requests("1", "1Gi").create();
+      binds.add(new SessionResult.Bind("ns1/p" + i, "n1"));
+    }
+    // Every event write is answered 30 s late: eight Scheduled events, four written at once.
+    api.dispatcher.intercept(
+        r ->
+            r.getMethod().equals("POST") && r.getPath().endsWith("/events")
+                ? new io.fabric8.mockwebserver.http.MockResponse()
+                    .setResponseCode(201)
+                    .setBody("{\"kind\":\"Event\",\"apiVersion\":\"v1\"}")
+                    .setBodyDelay(Duration.ofSeconds(30))
+                : null);
+    KubeCluster cluster = synced("a");
+    await("the pods", () -> cluster.snapshot().pods().size() == 8);
+
+    cluster.apply(result(binds, List.of()));
+    long start = System.nanoTime();
+    cluster.close();
+    Duration stopped = Duration.ofNanos(System.nanoTime() - start);
+
+    // The binds were waited for, the events given a second and then dropped: a stop that waited
+    // for them would hold the lease from the next leader for the API server's backlog.
+    assertThat(cluster.counters().bindsSucceeded()).isEqualTo(8);
+    for (int i = 0; i < 8; i++) {
+      assertThat(api.nodeOf("ns1", "p" + i)).isEqualTo("n1");
+    }
+    assertThat(api.dispatcher.count("POST", "/events")).isBetween(1, 8);
+    assertThat(stopped).isLessThan(Duration.ofSeconds(6));
+  }
+
   private static SessionResult podGroupStatus(String key, String phase) {
     return new SessionResult(
         "s1",

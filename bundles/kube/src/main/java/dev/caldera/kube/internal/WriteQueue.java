@@ -154,6 +154,20 @@ public final class WriteQueue implements AutoCloseable {
     return true;
   }
 
+  /** The calls queued or running. */
+  public int waiting() {
+    return pending.get();
+  }
+
+  /**
+   * Stops at once: the calls still queued are dropped (their futures never complete) and those
+   * running are interrupted.
+   */
+  public void closeNow() {
+    closed = true;
+    pool.shutdownNow();
+  }
+
   @Override
   public void close() {
     closed = true;

@@ -47,6 +47,36 @@ class WriteQueueTest {
   }
 
   @Test
+  void closeNow_interruptsTheCallsRunning_andRunsNoneOfThoseQueued() throws Exception {
+    CountDownLatch running = new CountDownLatch(2);
+    AtomicInteger interrupted = new AtomicInteger();
+    AtomicInteger ran = new AtomicInteger();
+    for (int i = 0; i < 2; i++) {
+      queue.submit(
+          "pod:slow-" + i,
+          () -> {
+            running.countDown();
+            try {
+              Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+              interrupted.incrementAndGet();
+            }
+          });
+    }
+    for (int i = 0; i < 3; i++) {
+      queue.submit("pod:queued-" + i, ran::incrementAndGet);
+    }
+    assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+    assertThat(queue.waiting()).isEqualTo(5);
+
+    queue.closeNow();
+
+    await("the running calls interrupted", () -> interrupted.get() == 2);
+    assertThat(ran).hasValue(0);
+    assertThat(queue.submit("pod:late", ran::incrementAndGet)).isCompletedExceptionally();
+  }
+
+  @Test
   void concurrency_isBounded() throws Exception {
     AtomicInteger running = new AtomicInteger();
     AtomicInteger peak = new AtomicInteger();

@@ -406,7 +406,7 @@ public final class KubeClusterComponent implements ClusterSource, ClusterWriter 
   @Override
   public boolean awaitApplied(Duration timeout) throws InterruptedException {
     KubeCluster c = cluster;
-    return c == null || c.awaitWritesIdle(timeout);
+    return c == null || c.awaitDecisionsWritten(timeout);
   }
 
   @Override
