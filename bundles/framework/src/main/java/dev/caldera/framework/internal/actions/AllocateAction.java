@@ -82,6 +82,9 @@ public final class AllocateAction implements Action {
         if (queue == null) {
           continue;
         }
+        if (job.taskCount(TaskStatus.PENDING) == 0) {
+          continue; // most jobs of a busy cluster: their tasks need not be walked
+        }
         PriorityQueue<TaskInfo> tasks = new PriorityQueue<>(session::compareTasks);
         for (TaskInfo t : job.tasks()) {
           if (t.status() == TaskStatus.PENDING && !t.schedulingGated() && !t.resreq().isEmpty()) {

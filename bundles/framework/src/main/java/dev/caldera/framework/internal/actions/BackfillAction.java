@@ -82,6 +82,9 @@ public final class BackfillAction implements Action {
       if (queue == null) {
         continue;
       }
+      if (job.pendingBestEffortTaskNum() == 0 && job.taskCount(TaskStatus.PIPELINED) == 0) {
+        continue; // no best-effort task to place: its tasks need not be walked
+      }
       List<TaskInfo> pending = new ArrayList<>();
       List<TaskInfo> pipelined = new ArrayList<>();
       for (TaskInfo t : job.tasks()) {
