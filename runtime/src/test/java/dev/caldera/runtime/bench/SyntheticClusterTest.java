@@ -154,19 +154,26 @@ class SyntheticClusterTest {
         .containsExactly("bench/job-0-0", "bench/job-1-0", "bench/job-1-1");
   }
 
+  /** A session result that writes one pod group's status and one queue's allocation. */
+  private static SessionResult statusWrites(
+      String podGroup,
+      SessionResult.PodGroupStatus status,
+      String queue,
+      Map<String, Quantity> allocated) {
+    return result(List.of(), List.of(), Map.of(podGroup, status), Map.of(queue, allocated));
+  }
+
   @Test
   void apply_writesPodGroupPhaseAndQueueAllocated() {
     SyntheticCluster c = SyntheticCluster.generate(2, 4, 1, 2);
     Map<String, Quantity> allocated = Map.of("cpu", Quantity.parse("2"));
 
     c.apply(
-        result(
-            List.of(),
-            List.of(),
-            Map.of(
-                "bench/job-1",
-                new SessionResult.PodGroupStatus("Running", 2, 0, 0, List.of(), true)),
-            Map.of("queue-00", allocated)));
+        statusWrites(
+            "bench/job-1",
+            new SessionResult.PodGroupStatus("Running", 2, 0, 0, List.of(), true),
+            "queue-00",
+            allocated));
 
     ClusterSnapshot s = c.snapshot();
     assertThat(s.podGroups().get(1).phase()).isEqualTo("Running");
@@ -181,13 +188,11 @@ class SyntheticClusterTest {
     PodGroup job1 = before.podGroups().get(1);
 
     c.apply(
-        result(
-            List.of(),
-            List.of(),
-            Map.of(
-                "bench/job-1",
-                new SessionResult.PodGroupStatus(job1.phase(), 0, 0, 0, job1.conditions(), false)),
-            Map.of("queue-00", before.queues().get(0).allocated())));
+        statusWrites(
+            "bench/job-1",
+            new SessionResult.PodGroupStatus(job1.phase(), 0, 0, 0, job1.conditions(), false),
+            "queue-00",
+            before.queues().get(0).allocated()));
 
     ClusterSnapshot after = c.snapshot();
     assertThat(after.podGroups().get(1)).isSameAs(job1);
