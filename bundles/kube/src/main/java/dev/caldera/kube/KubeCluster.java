@@ -495,9 +495,14 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
   /** Waits until no write, event or decision, is queued or running; false on timeout. */
   public boolean awaitWritesIdle(Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
-    warningThrottle.drain();
     return awaitDecisionsWritten(timeout)
-        && eventWrites.awaitIdle(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+        && awaitEventsWritten(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+  }
+
+  /** Sends the warnings kept back by the throttle, then waits until no event write is left. */
+  private boolean awaitEventsWritten(Duration timeout) throws InterruptedException {
+    warningThrottle.drain();
+    return eventWrites.awaitIdle(timeout);
   }
 
   /**
@@ -569,8 +574,7 @@ public final class KubeCluster implements ClusterSource, ClusterWriter, AutoClos
                     + STOP_DRAIN.toSeconds()
                     + " s of stopping; the next leader's sessions decide those pods again");
       }
-      warningThrottle.drain();
-      if (!eventWrites.awaitIdle(EVENTS_AT_STOP)) {
+      if (!awaitEventsWritten(EVENTS_AT_STOP)) {
         LOG.log(
             Level.INFO,
             () ->
