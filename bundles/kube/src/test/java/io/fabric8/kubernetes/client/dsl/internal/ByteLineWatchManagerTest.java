@@ -147,27 +147,22 @@ class ByteLineWatchManagerTest {
                 sleep(5_000);
               }
             });
-    try (KubernetesClient client = httpWatchClient(server)) {
-      SharedIndexInformer<? extends HasMetadata> informer = source.informer(client);
-      try {
-        informer.start();
-        eventually(
-            () -> {
-              assertThat(informer.getStore().list())
-                  .extracting(p -> p.getMetadata().getName())
-                  .containsExactlyInAnyOrder("a", "b");
-              assertThat(label(informer, "ns/a")).isEqualTo("grün");
-              assertThat(label(informer, "ns/b")).isEqualTo("zwei → drei");
-              // The store holds a and b from the second event on: wait for the last one.
-              assertThat(informer.lastSyncResourceVersion()).isEqualTo("9");
-            });
-        assertThat(informer.isWatching()).isTrue();
-      } finally {
-        informer.stop();
-      }
-    } finally {
-      server.stop(0);
-    }
+    withInformer(
+        server,
+        source,
+        informer -> {
+          eventually(
+              () -> {
+                assertThat(informer.getStore().list())
+                    .extracting(p -> p.getMetadata().getName())
+                    .containsExactlyInAnyOrder("a", "b");
+                assertThat(label(informer, "ns/a")).isEqualTo("grün");
+                assertThat(label(informer, "ns/b")).isEqualTo("zwei → drei");
+                // The store holds a and b from the second event on: wait for the last one.
+                assertThat(informer.lastSyncResourceVersion()).isEqualTo("9");
+              });
+          assertThat(informer.isWatching()).isTrue();
+        });
   }
 
   /**
@@ -235,22 +230,42 @@ class ByteLineWatchManagerTest {
                 sleep(5_000);
               }
             });
+    withInformer(
+        server,
+        Source.POD_OPERATION,
+        informer -> {
+          eventually(
+              () -> {
+                assertThat(informer.getStore().list())
+                    .extracting(p -> p.getMetadata().getName())
+                    .containsExactlyInAnyOrder("a", "d");
+                assertThat(label(informer, "ns/a")).isEqualTo("neu");
+                assertThat(watchQueries).hasSize(2);
+              });
+          assertThat(lists).hasValue(2);
+          assertThat(watchQueries.get(0)).contains("resourceVersion=5");
+          assertThat(watchQueries.get(1)).contains("resourceVersion=20");
+          assertThat(informer.lastSyncResourceVersion()).isEqualTo("20");
+        });
+  }
+
+  /** What a test checks on a started informer. */
+  @FunctionalInterface
+  private interface InformerCheck {
+    void check(SharedIndexInformer<? extends HasMetadata> informer) throws Exception;
+  }
+
+  /**
+   * Starts {@code source}'s informer on a client of {@code server}, runs {@code check} on it, then
+   * stops the informer, the client and the server.
+   */
+  private static void withInformer(HttpServer server, Source source, InformerCheck check)
+      throws Exception {
     try (KubernetesClient client = httpWatchClient(server)) {
-      SharedIndexInformer<? extends HasMetadata> informer = Source.POD_OPERATION.informer(client);
+      SharedIndexInformer<? extends HasMetadata> informer = source.informer(client);
       try {
         informer.start();
-        eventually(
-            () -> {
-              assertThat(informer.getStore().list())
-                  .extracting(p -> p.getMetadata().getName())
-                  .containsExactlyInAnyOrder("a", "d");
-              assertThat(label(informer, "ns/a")).isEqualTo("neu");
-              assertThat(watchQueries).hasSize(2);
-            });
-        assertThat(lists).hasValue(2);
-        assertThat(watchQueries.get(0)).contains("resourceVersion=5");
-        assertThat(watchQueries.get(1)).contains("resourceVersion=20");
-        assertThat(informer.lastSyncResourceVersion()).isEqualTo("20");
+        check.check(informer);
       } finally {
         informer.stop();
       }
